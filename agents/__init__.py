@@ -1,0 +1,1 @@
+"""piramida.agents: the Agent protocol and the agents (DESIGN.md §6)."""

@@ -1,0 +1,135 @@
+"""Event: one thing that happened during a shot (DESIGN.md §2).
+
+The physics writes a time-ordered list of events; the rules read it. Both
+import this module and nothing of each other.
+
+JSON, one object per event, with only the keys that apply::
+
+    {"t": 0.0, "type": "cue", "balls": ["0"]}
+    {"t": 0.41, "type": "ball_ball", "balls": ["0", "5"]}
+    {"t": 0.9, "type": "cushion", "balls": ["5"], "cushion": "rear"}
+    {"t": 1.2, "type": "pocket", "balls": ["5"], "pocket": "rl"}
+    {"t": 0.6, "type": "centre_line", "balls": ["0"], "to": "rear"}
+    {"t": 0.7, "type": "off_table", "balls": ["3"], "cushion": "left_rear"}
+    {"t": 0.2, "type": "motion", "balls": ["0"], "from": "sliding", "to": "rolling"}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from piramida.env.errors import InvalidEventsError
+from piramida.env.table import CUSHIONS, POCKETS
+
+EVENT_TYPES: tuple[str, ...] = (
+    "cue",
+    "ball_ball",
+    "cushion",
+    "pocket",
+    "centre_line",
+    "off_table",
+    "motion",
+)
+MOTION_STATES: tuple[str, ...] = ("stationary", "spinning", "sliding", "rolling")
+_NBALLS = {"cue": 1, "ball_ball": 2, "cushion": 1, "pocket": 1, "centre_line": 1, "off_table": 1, "motion": 1}
+
+
+@dataclass(frozen=True)
+class Event:
+    t: float
+    type: str
+    balls: tuple[str, ...]
+    cushion: str | None = None
+    pocket: str | None = None
+    to: str | None = None
+    from_: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "balls", tuple(self.balls))
+        if self.type not in EVENT_TYPES:
+            raise InvalidEventsError(f"unknown event type {self.type!r} (known: {', '.join(EVENT_TYPES)})")
+        if isinstance(self.t, bool) or not isinstance(self.t, int | float) or not math.isfinite(self.t) or self.t < 0:
+            raise InvalidEventsError(f"event time must be a finite number >= 0, got {self.t!r}")
+        object.__setattr__(self, "t", float(self.t))
+        if len(self.balls) != _NBALLS[self.type] or not all(isinstance(b, str) for b in self.balls):
+            raise InvalidEventsError(
+                f"{self.type} event needs {_NBALLS[self.type]} ball id(s) as strings, got {list(self.balls)}"
+            )
+        if self.type == "ball_ball" and self.balls[0] == self.balls[1]:
+            raise InvalidEventsError(f"ball_ball event with one ball twice: {list(self.balls)}")
+        if self.type == "cushion" and self.cushion not in CUSHIONS:
+            raise InvalidEventsError(f"cushion event needs a cushion in {CUSHIONS}, got {self.cushion!r}")
+        if self.type == "off_table" and self.cushion is not None and self.cushion not in CUSHIONS:
+            raise InvalidEventsError(f"off_table cushion must be one of {CUSHIONS}, got {self.cushion!r}")
+        if self.type == "pocket" and self.pocket not in POCKETS:
+            raise InvalidEventsError(f"pocket event needs a pocket in {POCKETS}, got {self.pocket!r}")
+        if self.type == "centre_line" and self.to not in ("front", "rear"):
+            raise InvalidEventsError(f"centre_line event needs to='front' or 'rear', got {self.to!r}")
+        if self.type == "motion" and (self.to not in MOTION_STATES or self.from_ not in MOTION_STATES):
+            raise InvalidEventsError(
+                f"motion event needs from/to in {MOTION_STATES}, got {self.from_!r} -> {self.to!r}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"t": self.t, "type": self.type, "balls": list(self.balls)}
+        if self.cushion is not None:
+            d["cushion"] = self.cushion
+        if self.pocket is not None:
+            d["pocket"] = self.pocket
+        if self.type == "motion":
+            d["from"] = self.from_
+        if self.to is not None:
+            d["to"] = self.to
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Event:
+        if not isinstance(d, dict):
+            raise InvalidEventsError(f"an event must be an object, got {d!r}")
+        unknown = sorted(set(d) - {"t", "type", "balls", "cushion", "pocket", "to", "from"})
+        if unknown:
+            raise InvalidEventsError(f"unknown key(s) in event {d!r}: {', '.join(unknown)}")
+        for need in ("t", "type", "balls"):
+            if need not in d:
+                raise InvalidEventsError(f"event {d!r} needs {need!r}")
+        if not isinstance(d["balls"], list | tuple):
+            raise InvalidEventsError(f"event balls must be a list, got {d['balls']!r}")
+        return cls(
+            t=d["t"],
+            type=d["type"],
+            balls=tuple(d["balls"]),
+            cushion=d.get("cushion"),
+            pocket=d.get("pocket"),
+            to=d.get("to"),
+            from_=d.get("from"),
+        )
+
+
+def events_to_json(events: Iterable[Event]) -> str:
+    return json.dumps([e.to_dict() for e in events])
+
+
+def events_from_json(text: str) -> list[Event]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidEventsError(f"event log is not valid JSON: {exc}") from None
+    return events_from_list(data)
+
+
+def events_from_list(data: Any) -> list[Event]:
+    if not isinstance(data, list):
+        raise InvalidEventsError(f"an event log must be a JSON list, got {type(data).__name__}")
+    events = [Event.from_dict(d) for d in data]
+    check_order(events)
+    return events
+
+
+def check_order(events: Sequence[Event]) -> None:
+    for prev, cur in zip(events, events[1:], strict=False):
+        if cur.t < prev.t:
+            raise InvalidEventsError(f"events out of time order: t={cur.t} after t={prev.t}")

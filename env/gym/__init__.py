@@ -1,0 +1,1 @@
+"""Gymnasium, RLlib multi-agent and PettingZoo adapters (DESIGN.md §5)."""

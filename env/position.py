@@ -1,0 +1,437 @@
+"""Position: where the balls are and the state of the frame between shots.
+
+A Position is a small frozen value. It serialises two ways, both round-trip
+exactly (floats are written with ``repr``):
+
+JSON (the public interchange format, DESIGN.md §2)::
+
+    {"variant": "free", "balls": {"0": [x, y], ...}, "shelves": [[...], [...]],
+     "score": [s0, s1], "owed": [n0, n1], "to_move": 0, "in_hand": null,
+     "break": false}
+
+Text (one line, like FEN)::
+
+    variant=free balls=0:0.8875,0.5;1:0.8875,2.6625 shelves=3,5|- score=2,0
+    owed=0,0 to_move=0 in_hand=- break=0
+
+``balls`` holds only the balls on the table. A ball in hand is the struck
+ball of the player to move (the coloured ball ``0`` in the pyramid games, the
+shooter's white in five-ball) and is absent from ``balls``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from piramida.env.errors import InvalidPositionError, UnknownVariantError
+from piramida.env.table import Table
+
+PYRAMID_VARIANTS: tuple[str, ...] = (
+    "free",
+    "combined",
+    "moscow",
+    "nevskaya",
+    "dynamic",
+    "classic71",
+)
+VARIANTS: tuple[str, ...] = PYRAMID_VARIANTS + ("five_ball",)
+IN_HAND: tuple[str, ...] = ("house", "rear_house", "anywhere")
+
+PYRAMID_IDS: tuple[str, ...] = tuple(str(i) for i in range(16))
+FIVE_BALL_IDS: tuple[str, ...] = ("w1", "w2", "r1", "r2", "y")
+COLOURED = "0"
+
+# RULES.md §2: classic pyramid fixed rack, apex to base.
+CLASSIC_RACK: tuple[tuple[str, ...], ...] = (
+    ("4",),
+    ("5", "6"),
+    ("7", "15", "8"),
+    ("9", "14", "13", "10"),
+    ("2", "1", "12", "11", "3"),
+)
+
+_JSON_KEYS = ("variant", "balls", "shelves", "score", "owed", "to_move", "in_hand", "break")
+
+
+def check_variant(variant: str) -> str:
+    if variant not in VARIANTS:
+        raise UnknownVariantError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+    return variant
+
+
+def ball_ids(variant: str) -> tuple[str, ...]:
+    """Every ball id of a variant."""
+    check_variant(variant)
+    return FIVE_BALL_IDS if variant == "five_ball" else PYRAMID_IDS
+
+
+def object_ball_ids(variant: str) -> tuple[str, ...]:
+    """The object balls: 1..15 in pyramid; r1, r2, y in five-ball (the
+    whites are cue balls)."""
+    return ("r1", "r2", "y") if check_variant(variant) == "five_ball" else PYRAMID_IDS[1:]
+
+
+def cue_ball_of(variant: str, player: int) -> str:
+    """The ball a player strikes when it is not a free choice: the coloured
+    ball in pyramid, the player's own white in five-ball (RULES.md §5.7)."""
+    if check_variant(variant) == "five_ball":
+        return "w1" if player == 0 else "w2"
+    return COLOURED
+
+
+def _fmt(x: float) -> str:
+    return repr(float(x))
+
+
+@dataclass(frozen=True)
+class Position:
+    """Balls on the table plus the frame state between shots."""
+
+    variant: str
+    balls: tuple[tuple[str, float, float], ...]
+    shelves: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    score: tuple[int, int] = (0, 0)
+    owed: tuple[int, int] = (0, 0)
+    to_move: int = 0
+    in_hand: str | None = None
+    is_break: bool = False
+    table: Table = field(default_factory=Table.default, compare=False, hash=False, repr=False)
+
+    # ------------------------------------------------------------ construction
+    def __post_init__(self) -> None:
+        balls = tuple(sorted(((str(b), float(x), float(y)) for b, x, y in self.balls), key=_id_key))
+        object.__setattr__(self, "balls", balls)
+        object.__setattr__(self, "shelves", (tuple(self.shelves[0]), tuple(self.shelves[1])))
+        object.__setattr__(self, "score", (int(self.score[0]), int(self.score[1])))
+        object.__setattr__(self, "owed", (int(self.owed[0]), int(self.owed[1])))
+        self._validate()
+
+    @classmethod
+    def from_balls(cls, variant: str, balls: Mapping[str, tuple[float, float]], **kw: Any) -> Position:
+        return cls(variant, tuple((b, xy[0], xy[1]) for b, xy in balls.items()), **kw)
+
+    def _fail(self, msg: str) -> None:
+        try:
+            text = self._text_unchecked()
+        except Exception:  # pragma: no cover - text of a badly broken position
+            text = repr(self.balls)
+        raise InvalidPositionError(f"{msg} (position: {text})")
+
+    def _validate(self) -> None:
+        try:
+            check_variant(self.variant)
+        except UnknownVariantError as exc:
+            raise InvalidPositionError(str(exc)) from None
+        known = set(ball_ids(self.variant))
+        seen: set[str] = set()
+        t = self.table
+        r = t.ball_radius
+        for b, x, y in self.balls:
+            if b not in known:
+                self._fail(f"unknown ball id {b!r} for variant {self.variant}")
+            if b in seen:
+                self._fail(f"duplicate ball id {b!r}")
+            seen.add(b)
+            if not (math.isfinite(x) and math.isfinite(y)):
+                self._fail(f"ball {b} has a non-finite coordinate ({x}, {y})")
+            if not t.on_surface(x, y):
+                self._fail(f"ball {b} at ({x:.4f}, {y:.4f}) is off the playing surface")
+        for i, shelf in enumerate(self.shelves):
+            for b in shelf:
+                if b not in known:
+                    self._fail(f"unknown ball id {b!r} on shelf {i}")
+                if b in seen:
+                    self._fail(f"ball {b} is both on the table and on a shelf, or on two shelves")
+                seen.add(b)
+        if self.to_move not in (0, 1):
+            self._fail(f"to_move must be 0 or 1, got {self.to_move!r}")
+        if self.in_hand is not None and self.in_hand not in IN_HAND:
+            self._fail(f"in_hand must be null or one of {IN_HAND}, got {self.in_hand!r}")
+        if self.in_hand is not None:
+            cue = cue_ball_of(self.variant, self.to_move)
+            if cue in seen:
+                self._fail(f"ball {cue} is in hand but also on the table or a shelf")
+        if any(n < 0 for n in self.owed):
+            self._fail(f"owed penalty balls must be >= 0, got {list(self.owed)}")
+        # Overlaps: touching within float error is allowed (the rack touches).
+        n = len(self.balls)
+        tol = 1e-9
+        for i in range(n):
+            bi, xi, yi = self.balls[i]
+            for j in range(i + 1, n):
+                bj, xj, yj = self.balls[j]
+                if math.hypot(xi - xj, yi - yj) < 2 * r - tol:
+                    self._fail(
+                        f"balls {bi} and {bj} overlap (centres "
+                        f"{math.hypot(xi - xj, yi - yj) * 1000:.2f} mm apart, diameter {2 * r * 1000:.0f} mm)"
+                    )
+
+    # ------------------------------------------------------------------ access
+    @property
+    def ball_map(self) -> dict[str, tuple[float, float]]:
+        return {b: (x, y) for b, x, y in self.balls}
+
+    def __contains__(self, ball: object) -> bool:
+        return any(b == ball for b, _, _ in self.balls)
+
+    def xy(self, ball: str) -> tuple[float, float]:
+        for b, x, y in self.balls:
+            if b == ball:
+                return (x, y)
+        raise KeyError(ball)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(b for b, _, _ in self.balls)
+
+    def missing(self) -> tuple[str, ...]:
+        """Balls of the variant neither on the table nor on a shelf nor in
+        hand (pocketed or jumped, waiting to be re-spotted)."""
+        present = set(self.ids) | set(self.shelves[0]) | set(self.shelves[1])
+        if self.in_hand is not None:
+            present.add(cue_ball_of(self.variant, self.to_move))
+        return tuple(b for b in ball_ids(self.variant) if b not in present)
+
+    def with_balls(self, balls: Mapping[str, tuple[float, float]]) -> Position:
+        return replace(self, balls=tuple((b, xy[0], xy[1]) for b, xy in balls.items()))
+
+    def replace(self, **kw: Any) -> Position:
+        return replace(self, **kw)
+
+    # -------------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "balls": {b: [x, y] for b, x, y in self.balls},
+            "shelves": [list(self.shelves[0]), list(self.shelves[1])],
+            "score": list(self.score),
+            "owed": list(self.owed),
+            "to_move": self.to_move,
+            "in_hand": self.in_hand,
+            "break": self.is_break,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, d: Any, table: Table | None = None) -> Position:
+        if not isinstance(d, dict):
+            raise InvalidPositionError(f"position JSON must be an object, got {type(d).__name__}")
+        unknown = sorted(set(d) - set(_JSON_KEYS))
+        if unknown:
+            raise InvalidPositionError(f"unknown key(s) in position JSON: {', '.join(unknown)}")
+        if "variant" not in d:
+            raise InvalidPositionError("position JSON needs a 'variant'")
+        variant = d["variant"]
+        if not isinstance(variant, str):
+            raise InvalidPositionError(f"variant must be a string, got {variant!r}")
+        balls_in = d.get("balls", {})
+        if not isinstance(balls_in, dict):
+            raise InvalidPositionError("'balls' must be an object of id -> [x, y]")
+        balls: list[tuple[str, float, float]] = []
+        for b, xy in balls_in.items():
+            if (
+                not isinstance(xy, list | tuple)
+                or len(xy) != 2
+                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in xy)
+            ):
+                raise InvalidPositionError(f"ball {b!r}: coordinates must be [x, y] numbers, got {xy!r}")
+            balls.append((b, float(xy[0]), float(xy[1])))
+        shelves = d.get("shelves", [[], []])
+        if (
+            not isinstance(shelves, list | tuple)
+            or len(shelves) != 2
+            or not all(isinstance(s, list | tuple) and all(isinstance(b, str) for b in s) for s in shelves)
+        ):
+            raise InvalidPositionError(f"'shelves' must be two lists of ball ids (strings), got {shelves!r}")
+        score = _pair(d.get("score", [0, 0]), "score")
+        owed = _pair(d.get("owed", [0, 0]), "owed")
+        to_move = d.get("to_move", 0)
+        if to_move not in (0, 1) or isinstance(to_move, bool):
+            raise InvalidPositionError(f"'to_move' must be 0 or 1, got {to_move!r}")
+        in_hand = d.get("in_hand")
+        brk = d.get("break", False)
+        if not isinstance(brk, bool):
+            raise InvalidPositionError(f"'break' must be true or false, got {brk!r}")
+        kw: dict[str, Any] = {}
+        if table is not None:
+            kw["table"] = table
+        return cls(
+            variant,
+            tuple(balls),
+            (tuple(shelves[0]), tuple(shelves[1])),
+            score,
+            owed,
+            int(to_move),
+            in_hand,
+            brk,
+            **kw,
+        )
+
+    @classmethod
+    def from_json(cls, text: str, table: Table | None = None) -> Position:
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidPositionError(f"position is not valid JSON: {exc}") from None
+        return cls.from_dict(d, table)
+
+    # -------------------------------------------------------------------- text
+    def _text_unchecked(self) -> str:
+        balls = ";".join(f"{b}:{_fmt(x)},{_fmt(y)}" for b, x, y in self.balls) or "-"
+        shelves = "|".join(",".join(s) or "-" for s in self.shelves)
+        return (
+            f"variant={self.variant} balls={balls} shelves={shelves} "
+            f"score={self.score[0]},{self.score[1]} owed={self.owed[0]},{self.owed[1]} "
+            f"to_move={self.to_move} in_hand={self.in_hand or '-'} break={int(self.is_break)}"
+        )
+
+    def to_text(self) -> str:
+        return self._text_unchecked()
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @classmethod
+    def from_text(cls, text: str, table: Table | None = None) -> Position:
+        fields: dict[str, str] = {}
+        for tok in text.split():
+            if "=" not in tok:
+                raise InvalidPositionError(f"position text: expected key=value, got {tok!r}")
+            k, v = tok.split("=", 1)
+            if k in fields:
+                raise InvalidPositionError(f"position text: key {k!r} given twice")
+            fields[k] = v
+        unknown = sorted(set(fields) - {"variant", "balls", "shelves", "score", "owed", "to_move", "in_hand", "break"})
+        if unknown:
+            raise InvalidPositionError(f"position text: unknown key(s) {', '.join(unknown)}")
+        if "variant" not in fields:
+            raise InvalidPositionError("position text needs variant=NAME")
+        d: dict[str, Any] = {"variant": fields["variant"]}
+        try:
+            if fields.get("balls", "-") != "-":
+                balls: dict[str, list[float]] = {}
+                for item in fields["balls"].split(";"):
+                    b, xy = item.split(":")
+                    x, y = xy.split(",")
+                    if b in balls:
+                        raise InvalidPositionError(f"duplicate ball id {b!r}")
+                    balls[b] = [float(x), float(y)]
+                d["balls"] = balls
+            if "shelves" in fields:
+                parts = fields["shelves"].split("|")
+                if len(parts) != 2:
+                    raise ValueError("shelves needs two parts separated by |")
+                d["shelves"] = [[] if p == "-" else p.split(",") for p in parts]
+            for key in ("score", "owed"):
+                if key in fields:
+                    a, b = fields[key].split(",")
+                    d[key] = [int(a), int(b)]
+            if "to_move" in fields:
+                d["to_move"] = int(fields["to_move"])
+            if "in_hand" in fields:
+                d["in_hand"] = None if fields["in_hand"] == "-" else fields["in_hand"]
+            if "break" in fields:
+                if fields["break"] not in ("0", "1"):
+                    raise ValueError("break must be 0 or 1")
+                d["break"] = fields["break"] == "1"
+        except InvalidPositionError:
+            raise
+        except ValueError as exc:
+            raise InvalidPositionError(f"position text is malformed ({exc}): {text!r}") from None
+        return cls.from_dict(d, table)
+
+    @classmethod
+    def parse(cls, text: str, table: Table | None = None) -> Position:
+        """JSON if it starts with '{', else the text form."""
+        s = text.strip()
+        if s.startswith("{"):
+            return cls.from_json(s, table)
+        return cls.from_text(s, table)
+
+    # -------------------------------------------------------------------- start
+    @classmethod
+    def start(cls, variant: str, seed: int | None = 0, table: Table | None = None) -> Position:
+        """The start position of a frame (RULES.md §2, §5.7).
+
+        Pyramid games: the rack of item 8, coloured ball in hand in the house,
+        the break to come. Classic pyramid uses the fixed numbered order; the
+        others a seeded shuffle. Five-ball: r1 on the front spot, y on the
+        centre spot, r2 on the rear spot, w1 in hand in the house (RULES.md
+        §5.7 interpretation: the start spots).
+        """
+        check_variant(variant)
+        t = table or Table.default()
+        if variant == "five_ball":
+            balls = {"r1": t.front_spot, "y": t.centre_spot, "r2": t.rear_spot}
+            return cls.from_balls(variant, balls, in_hand="house", is_break=True, table=t)
+        if variant == "classic71":
+            order = [b for row in CLASSIC_RACK for b in row]
+        else:
+            order = [str(i) for i in range(1, 16)]
+            random.Random(seed).shuffle(order)
+        spots = rack_spots(t, 15)
+        balls = dict(zip(order, spots, strict=True))
+        return cls.from_balls(variant, balls, in_hand="house", is_break=True, table=t)
+
+
+def _pair(v: Any, name: str) -> tuple[int, int]:
+    if (
+        not isinstance(v, list | tuple)
+        or len(v) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    ):
+        raise InvalidPositionError(f"'{name}' must be two integers, got {v!r}")
+    return (v[0], v[1])
+
+
+def _id_key(item: tuple[str, float, float]) -> tuple[int, int, str]:
+    b = item[0]
+    return (0, int(b), "") if b.isdigit() else (1, 0, b)
+
+
+def triangle_slots(table: Table) -> list[list[tuple[float, float]]]:
+    """The 15 slots of the full triangle, row by row from the apex: apex on the
+    rear spot, base parallel to and toward the rear cushion, touching balls."""
+    r = table.ball_radius
+    x0, y0 = table.rear_spot
+    rows = []
+    for k in range(5):
+        y = y0 + k * math.sqrt(3) * r
+        rows.append([(x0 + (j - k / 2) * 2 * r, y) for j in range(k + 1)])
+    return rows
+
+
+def rack_spots(table: Table, n: int) -> list[tuple[float, float]]:
+    """Spots for racking ``n`` balls (RULES.md §2, item 8 note).
+
+    Full rows are filled from the apex; the remaining balls go into the next
+    row from the middle outward, symmetric about the long axis. When the
+    remainder cannot be symmetric in that row (its parity differs from the
+    row's), the apex ball is moved into that row too (RULES.md §2: "if
+    symmetry needs it, move the apex ball into the base row"); the other balls
+    keep their triangle slots, so the apex spot is then empty.
+    """
+    if not 0 <= n <= 15:
+        raise ValueError(f"a pyramid rack holds 0..15 balls, got {n}")
+    rows = triangle_slots(table)
+    full = 0
+    while full < 5 and (full + 1) * (full + 2) // 2 <= n:
+        full += 1
+    rem = n - full * (full + 1) // 2
+    spots = [s for row in rows[:full] for s in row]
+    if rem == 0:
+        return spots
+    row = rows[full]
+    if (len(row) - rem) % 2 == 1:
+        spots = spots[1:]  # move the apex ball into the base row
+        rem += 1
+    skip = (len(row) - rem) // 2
+    return spots + row[skip : skip + rem]
+

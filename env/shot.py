@@ -1,0 +1,195 @@
+"""Shot: one stroke of the cue (RULES.md §3, DESIGN.md §2).
+
+Text form (round-trips exactly; floats use ``repr``)::
+
+    ball=0 phi=90 v=2.5 a=0 b=0 theta=0 call=5:rl
+
+optionally with ``place=X,Y`` (cue ball in hand) and ``declare_frozen=ID``
+(item 20 note 2). ``phi`` is the cue direction in degrees counterclockwise
+from the +x axis (phi = 90 points at the rear cushion); ``theta`` the cue
+elevation in degrees; ``v`` the cue speed in m/s; ``a`` (side, + right) and
+``b`` (height, + top) the tip offset from the ball centre in ball radii.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from piramida.env.errors import InvalidShotError
+from piramida.env.table import POCKETS
+
+# Limits a demanding user would expect from a real cue.
+MAX_SPEED = 12.0  # m/s: a hard break is ~9 m/s.
+MISCUE_LIMIT = 0.6  # tip offset sqrt(a^2 + b^2) in ball radii beyond which the tip slips.
+MAX_THETA = 60.0  # degrees: steeper is a masse the physics does not model.
+
+_KEYS = ("ball", "phi", "v", "a", "b", "theta", "place", "call", "declare_frozen")
+
+
+def _num(x: float) -> str:
+    x = float(x)
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A cue stroke: struck ball, direction, elevation, speed, tip offset,
+    placement when the ball is in hand, call, and frozen-ball declaration."""
+
+    ball: str
+    phi: float
+    v: float
+    a: float = 0.0
+    b: float = 0.0
+    theta: float = 0.0
+    place: tuple[float, float] | None = None
+    call: tuple[str, str] | None = None
+    declare_frozen: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("phi", "v", "a", "b", "theta"):
+            val = getattr(self, name)
+            if isinstance(val, bool) or not isinstance(val, int | float):
+                raise InvalidShotError(f"shot {name} must be a number, got {val!r}")
+            object.__setattr__(self, name, float(val))
+            if not math.isfinite(float(val)):
+                raise InvalidShotError(f"shot {name} must be finite, got {val!r}")
+        if not isinstance(self.ball, str) or not self.ball:
+            raise InvalidShotError(f"shot ball must be a ball id, got {self.ball!r}")
+        if not 0 < self.v <= MAX_SPEED:
+            raise InvalidShotError(f"shot speed v must be in (0, {MAX_SPEED}] m/s, got {self.v}")
+        if math.hypot(self.a, self.b) > MISCUE_LIMIT + 1e-12:
+            raise InvalidShotError(
+                f"tip offset (a={self.a}, b={self.b}) is outside the miscue limit "
+                f"{MISCUE_LIMIT} ball radii"
+            )
+        if not 0 <= self.theta <= MAX_THETA:
+            raise InvalidShotError(f"cue elevation theta must be in [0, {MAX_THETA}] degrees, got {self.theta}")
+        if self.place is not None:
+            try:
+                px, py = (float(self.place[0]), float(self.place[1]))
+            except (TypeError, ValueError, IndexError):
+                raise InvalidShotError(f"place must be (x, y), got {self.place!r}") from None
+            if not (math.isfinite(px) and math.isfinite(py)) or len(self.place) != 2:
+                raise InvalidShotError(f"place must be two finite numbers, got {self.place!r}")
+            object.__setattr__(self, "place", (px, py))
+        if self.call is not None:
+            if len(self.call) != 2 or not all(isinstance(c, str) for c in self.call):
+                raise InvalidShotError(f"call must be (ball, pocket), got {self.call!r}")
+            if self.call[1] not in POCKETS:
+                raise InvalidShotError(f"called pocket {self.call[1]!r} is not one of {', '.join(POCKETS)}")
+            object.__setattr__(self, "call", (self.call[0], self.call[1]))
+
+    # -------------------------------------------------------------------- text
+    def to_text(self) -> str:
+        parts = [
+            f"ball={self.ball}",
+            f"phi={_num(self.phi)}",
+            f"v={_num(self.v)}",
+            f"a={_num(self.a)}",
+            f"b={_num(self.b)}",
+            f"theta={_num(self.theta)}",
+        ]
+        if self.place is not None:
+            parts.append(f"place={_num(self.place[0])},{_num(self.place[1])}")
+        if self.call is not None:
+            parts.append(f"call={self.call[0]}:{self.call[1]}")
+        if self.declare_frozen is not None:
+            parts.append(f"declare_frozen={self.declare_frozen}")
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @classmethod
+    def from_text(cls, text: str) -> Shot:
+        fields: dict[str, str] = {}
+        for tok in text.split():
+            if "=" not in tok:
+                raise InvalidShotError(f"shot text: expected key=value, got {tok!r} in {text!r}")
+            k, v = tok.split("=", 1)
+            if k not in _KEYS:
+                raise InvalidShotError(f"shot text: unknown key {k!r} (known: {', '.join(_KEYS)})")
+            if k in fields:
+                raise InvalidShotError(f"shot text: key {k!r} given twice")
+            fields[k] = v
+        for need in ("ball", "phi", "v"):
+            if need not in fields:
+                raise InvalidShotError(f"shot text needs {need}=...: {text!r}")
+        kw: dict[str, Any] = {"ball": fields["ball"]}
+        try:
+            for k in ("phi", "v", "a", "b", "theta"):
+                if k in fields:
+                    kw[k] = float(fields[k])
+            if "place" in fields:
+                x, y = fields["place"].split(",")
+                kw["place"] = (float(x), float(y))
+            if "call" in fields:
+                cb, cp = fields["call"].split(":")
+                kw["call"] = (cb, cp)
+        except ValueError:
+            raise InvalidShotError(f"shot text is malformed: {text!r}") from None
+        if "declare_frozen" in fields:
+            kw["declare_frozen"] = fields["declare_frozen"]
+        return cls(**kw)
+
+    # -------------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ball": self.ball,
+            "phi": self.phi,
+            "v": self.v,
+            "a": self.a,
+            "b": self.b,
+            "theta": self.theta,
+            "place": list(self.place) if self.place is not None else None,
+            "call": list(self.call) if self.call is not None else None,
+            "declare_frozen": self.declare_frozen,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Shot:
+        if not isinstance(d, dict):
+            raise InvalidShotError(f"shot JSON must be an object, got {type(d).__name__}")
+        unknown = sorted(set(d) - set(_KEYS))
+        if unknown:
+            raise InvalidShotError(f"unknown key(s) in shot JSON: {', '.join(unknown)}")
+        for need in ("ball", "phi", "v"):
+            if need not in d:
+                raise InvalidShotError(f"shot JSON needs {need!r}")
+        kw = dict(d)
+        if kw.get("place") is not None:
+            if not isinstance(kw["place"], list | tuple) or len(kw["place"]) != 2:
+                raise InvalidShotError(f"place must be [x, y], got {kw['place']!r}")
+            kw["place"] = tuple(kw["place"])
+        if kw.get("call") is not None:
+            if not isinstance(kw["call"], list | tuple) or len(kw["call"]) != 2:
+                raise InvalidShotError(f"call must be [ball, pocket], got {kw['call']!r}")
+            kw["call"] = tuple(kw["call"])
+        return cls(**kw)
+
+    @classmethod
+    def from_json(cls, text: str) -> Shot:
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidShotError(f"shot is not valid JSON: {exc}") from None
+        return cls.from_dict(d)
+
+    @classmethod
+    def parse(cls, text: str) -> Shot:
+        s = text.strip()
+        return cls.from_json(s) if s.startswith("{") else cls.from_text(s)
+
+    # ---------------------------------------------------------------- geometry
+    @property
+    def direction(self) -> tuple[float, float]:
+        """Unit vector of the cue direction in the table plane."""
+        p = math.radians(self.phi)
+        return (math.cos(p), math.sin(p))

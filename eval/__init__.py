@@ -1,0 +1,1 @@
+"""piramida.eval: matches, tournaments, ratings, statistics (DESIGN.md §7)."""

@@ -1,0 +1,3 @@
+from piramida.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""piramida.training: RLlib self-play (DESIGN.md §7). Imports ray lazily."""
