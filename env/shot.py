@@ -34,6 +34,12 @@ def _num(x: float) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
 
+def _check_id(what: str, value: Any) -> None:
+    # Ids go into the text form unquoted, so separators would not round-trip.
+    if not isinstance(value, str) or not value or any(c in value for c in " \t\n=:,"):
+        raise InvalidShotError(f"{what} must be a ball id, got {value!r}")
+
+
 @dataclass(frozen=True)
 class Shot:
     """A cue stroke: struck ball, direction, elevation, speed, tip offset,
@@ -57,8 +63,7 @@ class Shot:
             object.__setattr__(self, name, float(val))
             if not math.isfinite(float(val)):
                 raise InvalidShotError(f"shot {name} must be finite, got {val!r}")
-        if not isinstance(self.ball, str) or not self.ball:
-            raise InvalidShotError(f"shot ball must be a ball id, got {self.ball!r}")
+        _check_id("shot ball", self.ball)
         if not 0 < self.v <= MAX_SPEED:
             raise InvalidShotError(f"shot speed v must be in (0, {MAX_SPEED}] m/s, got {self.v}")
         if math.hypot(self.a, self.b) > MISCUE_LIMIT + 1e-12:
@@ -79,9 +84,12 @@ class Shot:
         if self.call is not None:
             if len(self.call) != 2 or not all(isinstance(c, str) for c in self.call):
                 raise InvalidShotError(f"call must be (ball, pocket), got {self.call!r}")
+            _check_id("called ball", self.call[0])
             if self.call[1] not in POCKETS:
                 raise InvalidShotError(f"called pocket {self.call[1]!r} is not one of {', '.join(POCKETS)}")
             object.__setattr__(self, "call", (self.call[0], self.call[1]))
+        if self.declare_frozen is not None:
+            _check_id("declare_frozen", self.declare_frozen)
 
     # -------------------------------------------------------------------- text
     def to_text(self) -> str:

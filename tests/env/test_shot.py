@@ -1,0 +1,166 @@
+"""Shot: round trips (Hypothesis), the design's text form, and validation
+(RULES.md §3, DESIGN.md §2)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from piramida.env.errors import InvalidShotError
+from piramida.env.shot import MAX_SPEED, MAX_THETA, MISCUE_LIMIT, Shot
+from piramida.env.table import POCKETS
+
+IDS = [str(i) for i in range(16)] + ["w1", "w2", "r1", "r2", "y"]
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def shots(draw: st.DrawFn) -> Shot:
+    a, b = draw(
+        st.tuples(
+            st.floats(-MISCUE_LIMIT, MISCUE_LIMIT), st.floats(-MISCUE_LIMIT, MISCUE_LIMIT)
+        ).filter(lambda ab: math.hypot(*ab) <= MISCUE_LIMIT)
+    )
+    return Shot(
+        ball=draw(st.sampled_from(IDS)),
+        phi=draw(st.floats(-720, 720)),
+        v=draw(st.floats(0, MAX_SPEED, exclude_min=True)),
+        a=a,
+        b=b,
+        theta=draw(st.floats(0, MAX_THETA)),
+        place=draw(st.none() | st.tuples(finite, finite)),
+        call=draw(st.none() | st.tuples(st.sampled_from(IDS), st.sampled_from(POCKETS))),
+        declare_frozen=draw(st.none() | st.sampled_from(IDS)),
+    )
+
+
+@given(shots())
+def test_text_round_trip(s: Shot) -> None:
+    text = s.to_text()
+    q = Shot.from_text(text)
+    assert q == s
+    assert q.to_text() == text
+    assert Shot.parse(text) == s
+
+
+@given(shots())
+def test_json_round_trip(s: Shot) -> None:
+    q = Shot.from_json(s.to_json())
+    assert q == s
+    assert q.to_dict() == s.to_dict()
+    assert Shot.parse(s.to_json()) == s
+
+
+def test_design_text_form() -> None:
+    text = "ball=0 phi=90 v=2.5 a=0 b=0 theta=0 call=5:rl"
+    s = Shot.from_text(text)
+    assert (s.ball, s.phi, s.v, s.a, s.b, s.theta, s.call) == (
+        "0",
+        90.0,
+        2.5,
+        0.0,
+        0.0,
+        0.0,
+        ("5", "rl"),
+    )
+    assert s.place is None and s.declare_frozen is None
+    assert s.to_text() == text
+    assert s.direction == pytest.approx((0.0, 1.0))
+
+
+def test_optional_fields_in_text_and_json() -> None:
+    s = Shot.from_text("ball=w1 phi=-30.5 v=1 place=0.5,0.25 declare_frozen=r2")
+    assert s.place == (0.5, 0.25) and s.declare_frozen == "r2" and s.a == 0.0
+    assert json.loads(s.to_json())["place"] == [0.5, 0.25]
+
+
+# --------------------------------------------------------------- invalid
+@pytest.mark.parametrize(
+    ("kw", "match"),
+    [
+        ({"phi": math.nan}, "phi must be finite"),
+        ({"v": math.inf}, "v must be finite"),
+        ({"a": math.nan}, "a must be finite"),
+        ({"theta": -math.inf}, "theta must be finite"),
+        ({"phi": True}, "phi must be a number"),
+        ({"v": "fast"}, "v must be a number"),
+        ({"v": 0.0}, "speed"),
+        ({"v": -1.0}, "speed"),
+        ({"v": MAX_SPEED * 1.01}, "speed"),
+        ({"a": 0.5, "b": 0.5}, "miscue"),
+        ({"b": -MISCUE_LIMIT - 0.01}, "miscue"),
+        ({"theta": -1.0}, "theta"),
+        ({"theta": MAX_THETA + 1}, "theta"),
+        ({"call": ("5", "xx")}, "called pocket 'xx'"),
+        ({"call": ("5",)}, "call must be"),
+        ({"place": (math.nan, 1.0)}, "place"),
+        ({"place": ("a", 1.0)}, "place"),
+        ({"ball": ""}, "ball must be a ball id"),
+    ],
+)
+def test_bad_fields(kw: dict[str, object], match: str) -> None:
+    args: dict[str, object] = {"ball": "0", "phi": 90.0, "v": 2.0}
+    args.update(kw)
+    with pytest.raises(InvalidShotError, match=match):
+        Shot(**args)  # type: ignore[arg-type]
+
+
+def test_limits_themselves_are_allowed() -> None:
+    Shot("0", 0.0, MAX_SPEED, a=MISCUE_LIMIT, theta=MAX_THETA)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("ball=0 phi=abc v=2", "malformed"),
+        ("ball=0 phi=90 v=2 place=1", "malformed"),
+        ("ball=0 phi=90 v=2 call=5", "malformed"),
+        ("ball=0 phi=90", "needs v"),
+        ("ball=0 phi=90 v=2 spin=3", "unknown key 'spin'"),
+        ("ball=0 phi=90 phi=80 v=2", "given twice"),
+        ("ball=0 phi=90 v=2 hard", "expected key=value"),
+        ("ball=0 phi=nan v=2", "finite"),
+        ("ball=0 phi=90 v=20", "speed"),
+        ("ball=0 phi=90 v=2 call=5:zz", "called pocket"),
+    ],
+)
+def test_malformed_text(text: str, match: str) -> None:
+    with pytest.raises(InvalidShotError, match=match):
+        Shot.from_text(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("{", "not valid JSON"),
+        ("[]", "must be an object"),
+        ('{"ball": "0", "phi": 90}', "needs 'v'"),
+        ('{"ball": "0", "phi": 90, "v": 2, "force": 1}', "unknown key.*force"),
+        ('{"ball": "0", "phi": NaN, "v": 2}', "finite"),
+        ('{"ball": "0", "phi": 90, "v": 2, "place": [1]}', "place must be"),
+        ('{"ball": "0", "phi": 90, "v": 2, "call": "5:rl"}', "call must be"),
+    ],
+)
+def test_malformed_json(text: str, match: str) -> None:
+    with pytest.raises(InvalidShotError, match=match):
+        Shot.from_json(text)
+
+
+@pytest.mark.parametrize(
+    ("kw", "match"),
+    [
+        ({"declare_frozen": 5}, "declare_frozen must be a ball id"),
+        ({"declare_frozen": ""}, "declare_frozen must be a ball id"),
+        ({"call": ("5 x", "rl")}, "called ball must be a ball id"),
+        ({"ball": "0=1"}, "shot ball must be a ball id"),
+    ],
+)
+def test_ids_must_be_text_form_tokens(kw: dict[str, object], match: str) -> None:
+    args: dict[str, object] = {"ball": "0", "phi": 90.0, "v": 2.0}
+    args.update(kw)
+    with pytest.raises(InvalidShotError, match=match):
+        Shot(**args)  # type: ignore[arg-type]
