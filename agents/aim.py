@@ -1,0 +1,147 @@
+"""Ghost-ball aiming: the geometry every shot-maker starts from.
+
+For a struck ball C, a target ball T and a pocket P, the object ball must
+travel from T toward an aim point inside P's mouth; the struck ball must
+arrive at the ghost position G = T - 2R * u, where u is the unit vector from
+T to the aim point. The cut angle is the angle between C->G and T->aim.
+This ignores throw (ball-ball friction turns the object ball off the line of
+centres); callers that can simulate correct for it (``greedy``).
+
+Difficulty follows the usual pot-probability factors (Alciatore, "The
+Illustrated Principles of Pool and Billiards"): a thin cut magnifies aim
+error by 1/cos(cut), longer distances magnify it linearly, and on a pyramid
+table the pocket only accepts balls arriving close to its axis (the corner
+mouth is 4.5 mm wider than the ball).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from piramida.env.position import Position
+from piramida.env.table import Pocket, Table
+
+Point = tuple[float, float]
+
+#: Thinner cuts than this are not offered (the aim error grows as 1/cos).
+MAX_CUT_DEG = 75.0
+
+
+@dataclass(frozen=True)
+class PotLine:
+    """One geometric pot: struck ball into target into pocket."""
+
+    struck: str
+    target: str
+    pocket: str
+    phi: float  # cue direction, degrees CCW from +x
+    cut: float  # degrees, 0 = straight
+    ghost: Point
+    aim: Point  # where the object ball is sent
+    cue_distance: float  # struck ball to ghost, m
+    object_distance: float  # target to aim point, m
+    approach: float  # degrees between the object ball's path and the pocket axis
+    difficulty: float  # larger is harder; ~ the angular window's inverse
+
+    @property
+    def description(self) -> str:
+        return f"{self.target} into {self.pocket} off {self.struck} (cut {self.cut:.0f}°)"
+
+
+def aim_point(pocket: Pocket, table: Table) -> Point:
+    """A point on the pocket axis just behind the mouth: the centre of the
+    opening the object ball must pass through."""
+    d = 0.5 * table.ball_radius
+    return (pocket.mouth_centre[0] + pocket.axis[0] * d, pocket.mouth_centre[1] + pocket.axis[1] * d)
+
+
+def _dist_point_segment(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    if L2 == 0:
+        return math.hypot(p[0] - ax, p[1] - ay)
+    s = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
+    return math.hypot(p[0] - (ax + s * dx), p[1] - (ay + s * dy))
+
+
+def path_clear(a: Point, b: Point, others: Iterable[Point], radius: float, clearance: float = 0.0) -> bool:
+    """Can a ball of ``radius`` roll from a to b without touching balls at
+    ``others``?"""
+    limit = 2 * radius + clearance
+    return all(_dist_point_segment(o, a, b) >= limit for o in others)
+
+
+def pocket_window(pocket: Pocket, approach_deg: float, table: Table) -> float:
+    """Width (m) of the opening a ball centre may pass through when arriving
+    at ``approach_deg`` to the pocket axis: the mouth seen obliquely, less
+    the ball. Negative means the jaws block it."""
+    c = math.cos(math.radians(approach_deg))
+    return pocket.mouth * c - 2 * table.ball_radius
+
+
+def pot_lines(position: Position, struck: str, targets: Iterable[str] | None = None) -> list[PotLine]:
+    """Every geometrically open pot for ``struck``, easiest first."""
+    t = position.table
+    R = t.ball_radius
+    balls = position.ball_map
+    if struck not in balls:
+        return []
+    c = balls[struck]
+    out: list[PotLine] = []
+    for target in targets if targets is not None else balls:
+        if target == struck or target not in balls:
+            continue
+        tp = balls[target]
+        others_t = [xy for b, xy in balls.items() if b not in (struck, target)]
+        for pocket in t.pockets.values():
+            ap = aim_point(pocket, t)
+            ox, oy = ap[0] - tp[0], ap[1] - tp[1]
+            od = math.hypot(ox, oy)
+            if od < 1e-9:
+                continue
+            ux, uy = ox / od, oy / od
+            approach = math.degrees(math.acos(max(-1.0, min(1.0, ux * pocket.axis[0] + uy * pocket.axis[1]))))
+            window = pocket_window(pocket, approach, t)
+            if window <= 0:
+                continue
+            g = (tp[0] - 2 * R * ux, tp[1] - 2 * R * uy)
+            cx, cy = g[0] - c[0], g[1] - c[1]
+            cd = math.hypot(cx, cy)
+            if cd < 1e-9:
+                continue
+            cos_cut = (cx * ux + cy * uy) / cd
+            cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
+            if cut > MAX_CUT_DEG:
+                continue
+            if not t.on_surface(*g):
+                continue
+            if not path_clear(c, g, others_t, R) or not path_clear(tp, ap, others_t, R):
+                continue
+            # The window as an angle seen from the target, shrunk by the cut's
+            # error magnification and the cue ball's distance.
+            window_angle = window / od
+            difficulty = (1.0 + cd / max(od, 0.1)) / (max(window_angle, 1e-6) * max(cos_cut, 0.05))
+            phi = math.degrees(math.atan2(cy, cx)) % 360.0
+            out.append(PotLine(struck, target, pocket.name, phi, cut, g, ap, cd, od, approach, difficulty))
+    out.sort(key=lambda p: p.difficulty)
+    return out
+
+
+def cue_speed_for(line: PotLine, table: Table, margin: float = 0.4) -> float:
+    """A cue speed (m/s) that sends the object ball past the pocket with
+    some pace to spare, from rolling resistance alone (v^2 = 2 mu_r g d) and
+    the share of speed a cut passes on (cos cut). Clamped to 1..6 m/s."""
+    ph = table.physics
+    d_obj = line.object_distance + margin
+    v_obj = math.sqrt(2 * ph.mu_r * ph.g * d_obj) * 1.6
+    v_contact = v_obj / max(math.cos(math.radians(line.cut)), 0.2)
+    # The struck ball loses speed over its own path too.
+    v_ball = math.sqrt(v_contact * v_contact + 2 * ph.mu_r * ph.g * line.cue_distance) * 1.15
+    # Cue to ball (centre hit): v_ball = (1 + e) M / (M + m) * V.
+    M, m = ph.cue_mass, table.ball_mass
+    v_cue = v_ball * (M + m) / ((1 + ph.e_cue) * M)
+    return float(min(6.0, max(1.0, v_cue)))

@@ -1,0 +1,54 @@
+import math
+
+import pytest
+
+from piramida.agents.aim import aim_point, path_clear, pot_lines
+from piramida.env.position import Position
+from piramida.env.table import Table
+
+T = Table.default()
+R = T.ball_radius
+
+
+def test_straight_shot_toward_a_pocket_has_zero_cut_and_points_at_the_pocket():
+    rr = T.pockets["rr"]
+    ap = aim_point(rr, T)
+    # Target on the rr pocket axis, struck ball further back on the same line.
+    ux, uy = -rr.axis[0], -rr.axis[1]
+    tgt = (ap[0] + ux * 0.6, ap[1] + uy * 0.6)
+    cue = (ap[0] + ux * 1.2, ap[1] + uy * 1.2)
+    p = Position.from_balls("free", {"0": cue, "5": tgt})
+    lines = [ln for ln in pot_lines(p, "0") if ln.pocket == "rr"]
+    assert len(lines) == 1
+    ln = lines[0]
+    assert ln.cut == pytest.approx(0.0, abs=1e-6)
+    assert ln.approach == pytest.approx(0.0, abs=1e-4)
+    assert ln.phi == pytest.approx(45.0, abs=1e-6)
+    # Ghost ball touches the target on the far side from the pocket.
+    assert math.dist(ln.ghost, tgt) == pytest.approx(2 * R)
+
+
+def test_blocked_paths_are_not_offered():
+    rr = T.pockets["rr"]
+    ap = aim_point(rr, T)
+    ux, uy = -rr.axis[0], -rr.axis[1]
+    tgt = (ap[0] + ux * 0.6, ap[1] + uy * 0.6)
+    cue = (ap[0] + ux * 1.2, ap[1] + uy * 1.2)
+    blocker = (ap[0] + ux * 0.9, ap[1] + uy * 0.9)
+    p = Position.from_balls("free", {"0": cue, "5": tgt, "6": blocker})
+    assert not [ln for ln in pot_lines(p, "0") if ln.target == "5" and ln.pocket == "rr"]
+    assert not path_clear(cue, tgt, [blocker], R)
+
+
+def test_corner_pocket_rejects_balls_arriving_along_the_cushion():
+    # Object ball frozen to the rear cushion, far from rr: its path to rr runs
+    # along the cushion, 45 degrees off the pocket axis - the jaws block it.
+    p = Position.from_balls("free", {"0": (0.9, 2.0), "5": (0.9, T.length - R)})
+    assert not [ln for ln in pot_lines(p, "0") if ln.target == "5" and ln.pocket in ("rr", "rl")]
+
+
+def test_lines_are_sorted_easiest_first():
+    p = Position.start("free", seed=3).replace(in_hand=None, is_break=False)
+    p = p.with_balls({**p.ball_map, "0": (0.5, 1.0)})
+    lines = pot_lines(p, "0")
+    assert all(a.difficulty <= b.difficulty for a, b in zip(lines, lines[1:], strict=False))
