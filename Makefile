@@ -38,5 +38,26 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/pyright
 
+# Benchmarks against pooltool (docs/performance.md). pooltool pins numba < 0.63,
+# so it gets its own venv, installed --no-deps from a fully pinned list
+# (its metadata names a panda3d dev build that PyPI does not have).
+PT_VENV := bench/.venv-pooltool
+PT_PY := $(PT_VENV)/bin/python
+PT_STAMP := $(PT_VENV)/.installed-$(shell cksum bench/requirements-pooltool.txt | cut -d' ' -f1)
+
+$(PT_STAMP): bench/requirements-pooltool.txt
+	@test -x $(PT_PY) || $(PYTHON) -m venv $(PT_VENV)
+	$(PT_PY) -m pip install -q --upgrade pip
+	$(PT_PY) -m pip install -q --no-deps -r bench/requirements-pooltool.txt
+	# Verify: version, and one simulated shot (also fills pooltool's numba cache).
+	$(PT_PY) -c "import pooltool as pt; assert pt.__version__ == '0.6.0', pt.__version__; s = pt.simulate(pt.System.example()); assert len(s.events) > 2; print('pooltool', pt.__version__, 'ok:', len(s.events), 'events')"
+	@rm -f $(PT_VENV)/.installed-*
+	@touch $(PT_STAMP)
+
+bench-deps: $(PT_STAMP)
+
+bench: $(STAMP) $(PT_STAMP)
+	$(PY) -m bench.physics_vs_pooltool --out bench/results/physics_vs_pooltool.json
+
 clean:
 	rm -rf $(VENV) $(OUT) build *.egg-info
