@@ -1,0 +1,154 @@
+"""ShotResult and the conversion of kernel output into Python values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+from numba import njit
+
+from piramida.env.events import Event
+from piramida.env.physics.codes import (
+    EV_BALL,
+    EV_CENTRE,
+    EV_CUE,
+    EV_CUSHION,
+    EV_MOTION,
+    EV_OFF,
+    EV_POCKET,
+    EVENT_NAMES,
+    MOTION_NAMES,
+)
+from piramida.env.physics.motion import evolve
+from piramida.env.position import Position
+from piramida.env.shot import Shot
+from piramida.env.table import CUSHIONS, POCKETS
+
+Trajectory = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True, eq=False)
+class ShotResult:
+    """What a shot did.
+
+    - ``events``: the time-ordered event log (DESIGN.md §2);
+    - ``final``: the position after the shot: same frame state, balls left
+      on the table at their resting spots, ``in_hand`` cleared if the struck
+      ball was placed;
+    - ``pocketed``: (ball, pocket) in the order they dropped;
+    - ``off_table``: balls that left the table;
+    - ``frozen``: cushion name -> balls frozen to it before the shot;
+    - ``trajectories``: ball -> (t, x, y) arrays sampled along its path;
+    - ``shot``: the shot actually played (after execution noise);
+    - ``status``: 0, or 1/2 if a safety limit (event count, time) stopped
+      the simulation and the balls were stopped where they were.
+    """
+
+    events: list[Event]
+    final: Position
+    pocketed: list[tuple[str, str]]
+    off_table: list[str]
+    frozen: dict[str, tuple[str, ...]]
+    shot: Shot
+    status: int = 0
+    _segments: np.ndarray = field(default_factory=lambda: np.zeros((0, 10)), repr=False)
+    _ids: tuple[str, ...] = field(default=(), repr=False)
+    _P: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+
+    @cached_property
+    def trajectories(self) -> dict[str, Trajectory]:
+        return sample_trajectories(self._segments, self._ids, self._P, self.duration)
+
+    @property
+    def duration(self) -> float:
+        return self.events[-1].t if self.events else 0.0
+
+    def to_dict(self) -> dict:
+        """The ``piramida simulate --json`` object."""
+        return {
+            "events": [e.to_dict() for e in self.events],
+            "final": self.final.to_dict(),
+            "pocketed": [list(p) for p in self.pocketed],
+            "off_table": list(self.off_table),
+        }
+
+
+def build_events(ev: np.ndarray, ids: tuple[str, ...]) -> list[Event]:
+    out: list[Event] = []
+    for row in ev:
+        typ = int(row[0])
+        t = float(row[1])
+        i = ids[int(row[2])]
+        name = EVENT_NAMES[typ]
+        if typ == EV_CUE:
+            out.append(Event(t, name, (i,)))
+        elif typ == EV_BALL:
+            out.append(Event(t, name, (i, ids[int(row[3])])))
+        elif typ in (EV_CUSHION, EV_OFF):
+            out.append(Event(t, name, (i,), cushion=CUSHIONS[int(row[4])]))
+        elif typ == EV_POCKET:
+            out.append(Event(t, name, (i,), pocket=POCKETS[int(row[4])]))
+        elif typ == EV_CENTRE:
+            out.append(Event(t, name, (i,), to="rear" if row[4] > 0 else "front"))
+        elif typ == EV_MOTION:
+            out.append(
+                Event(t, name, (i,), from_=MOTION_NAMES[int(row[4])], to=MOTION_NAMES[int(row[5])])
+            )
+    return out
+
+
+@njit(cache=True)
+def _sample(seg, P, ball, t_end, dt):
+    # Segments of one ball, in time order; sample each at dt plus its ends.
+    n = seg.shape[0]
+    total = 0
+    for k in range(n):
+        t0 = seg[k, 1]
+        t1 = seg[k + 1, 1] if k + 1 < n else t_end
+        total += int(max(t1 - t0, 0.0) / dt) + 2
+    ts = np.empty(total)
+    xs = np.empty(total)
+    ys = np.empty(total)
+    tmp = np.empty(7)
+    c = 0
+    for k in range(n):
+        t0 = seg[k, 1]
+        t1 = seg[k + 1, 1] if k + 1 < n else t_end
+        mode = int(seg[k, 9])
+        m = int(max(t1 - t0, 0.0) / dt) + 2
+        s = seg[k, 2:9].copy()
+        for q in range(m):
+            tau = min(q * dt, t1 - t0) if q < m - 1 else max(t1 - t0, 0.0)
+            evolve(s, mode, tau, P, tmp)
+            ts[c] = t0 + tau
+            xs[c] = tmp[0]
+            ys[c] = tmp[1]
+            c += 1
+    return ts[:c], xs[:c], ys[:c]
+
+
+def sample_trajectories(
+    segs: np.ndarray, ids: tuple[str, ...], P: np.ndarray, t_end: float, dt: float = 1 / 60
+) -> dict[str, Trajectory]:
+    out: dict[str, Trajectory] = {}
+    for i, b in enumerate(ids):
+        mine = np.ascontiguousarray(segs[segs[:, 0] == i])
+        if len(mine) == 0:
+            continue
+        # A ball out of play (mode < 0) ends at its last segment's start.
+        last = mine[-1]
+        end = float(last[1]) if last[9] < 0 else max(t_end, float(last[1]))
+        if last[9] < 0:
+            mine = mine[:-1] if len(mine) > 1 else mine
+            ts, xs, ys = _sample(mine, P, i, end, dt)
+            # Close the path at the capture / launch point.
+            ts = np.append(ts, end)
+            xs = np.append(xs, last[2])
+            ys = np.append(ys, last[3])
+        else:
+            ts, xs, ys = _sample(mine, P, i, end, dt)
+        out[b] = (ts, xs, ys)
+    return out
+
+
