@@ -137,21 +137,20 @@ def test_wheel_contents(wheel: Path) -> None:
 
 def test_pip_install_into_a_fresh_venv(tmp_path: Path, wheel: Path) -> None:
     """``pip install`` (not editable) into a new venv, then import from a
-    temporary directory and run the console script (a few seconds). Dependencies come from this venv through a .pth
-    file, so the test needs no network; the package itself must come from
-    the fresh venv."""
+    temporary directory and run the console script (a few seconds).
+    Dependencies come from this venv through a .pth file, so the test needs
+    no network; the package itself must come from the fresh venv."""
     venv = tmp_path / "venv"
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300
     )
     py = venv / "bin" / "python"
-    site = Path(
-        _run(
-            py,
-            "import json, sysconfig; print(json.dumps([sysconfig.get_paths()['purelib']]))",
-            tmp_path,
-        )[0]
-    )  # type: ignore[arg-type]
+    where = _run(
+        py,
+        "import json, sysconfig; print(json.dumps([sysconfig.get_paths()['purelib']]))",
+        tmp_path,
+    )
+    site = Path(str(where[0]))
     (site / "_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     out = subprocess.run(
         [
