@@ -19,7 +19,7 @@ Input (JSON object)::
      "warmup": true,            # throw-away shots first (JIT compile): a synthetic
                                # one (timed as cold_s), then the first case, untimed
      "max_events": 20000,       # pooltool stops a shot after this many events
-     "trace": false}            # add each shot's cue-ball/object-ball velocities
+     "trace": false}            # add every event with the balls' states before/after
 
 Output (JSON object): ``pooltool_version``, ``import_s`` (importing pooltool),
 ``cold_s`` (the first simulation in this process, JIT compile included; with
@@ -231,28 +231,31 @@ class Model:
         return pt.System(cue=cue, table=self.table.copy(), balls=pt_balls)
 
 
-def _first_velocities(system: pt.System) -> dict[str, Any]:
-    """Velocities and spins just after the stick hit and after each of the
-    first collisions: what the physics cross-check compares."""
+def _state(ball: Any) -> dict[str, Any] | None:
+    if ball is None or not hasattr(ball, "state"):
+        return None
+    rvw = ball.state.rvw
+    return {
+        "r": rvw[0].tolist(),
+        "v": rvw[1].tolist(),
+        "w": rvw[2].tolist(),
+        "s": int(ball.state.s),
+    }
+
+
+def _trace(system: pt.System) -> list[dict[str, Any]]:
+    """Every event with each ball agent's state just before and just after
+    it: what the physics cross-check compares."""
     out: list[dict[str, Any]] = []
     for ev in system.events:
         if ev.event_type == pt.EventType.NONE:
             continue
-        rec: dict[str, Any] = {"t": ev.time, "type": str(ev.event_type), "ids": list(ev.ids)}
-        agents = {}
+        balls = {}
         for ag in ev.agents:
-            fin = ag.final
-            if fin is not None and hasattr(fin, "state"):
-                rvw = fin.state.rvw
-                agents[ag.id] = {
-                    "r": rvw[0].tolist(),
-                    "v": rvw[1].tolist(),
-                    "w": rvw[2].tolist(),
-                    "s": int(fin.state.s),
-                }
-        rec["after"] = agents
-        out.append(rec)
-    return {"events": out}
+            if ag.agent_type == pt.events.AgentType.BALL:
+                balls[ag.id] = {"before": _state(ag.initial), "after": _state(ag.final)}
+        out.append({"t": ev.time, "type": str(ev.event_type), "ids": list(ev.ids), "balls": balls})
+    return out
 
 
 def run_case(model: Model, case: dict[str, Any], max_events: int, trace: bool) -> dict[str, Any]:
@@ -283,7 +286,7 @@ def run_case(model: Model, case: dict[str, Any], max_events: int, trace: bool) -
         "wall_s": (t1 - t0) + (t3 - t1),
     }
     if trace:
-        res["trace"] = _first_velocities(system)
+        res["trace"] = _trace(system)
     return res
 
 
