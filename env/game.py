@@ -1,0 +1,355 @@
+"""Game: a frame of one variant - position, referee, whose turn, the pending
+decision, and the full history (DESIGN.md §2, §4).
+
+``Game.play(shot)`` simulates the shot (the physics is imported lazily, or
+injected as ``simulate``) and judges it; ``Game.play_recorded`` judges a
+given outcome (tests, the ``referee`` command, a scorer of a real match);
+``Game.choose`` makes a decision. A game saves to JSON with its full history
+and loads by replaying it, so a saved game comes back in the same state.
+
+The lag for the break (RULES.md §4.1, item 7; seed 000 for five-ball) is an
+optional phase: with ``lag=True`` both players first play a lag shot (each
+simulated alone on an empty table, player 0 left of the long axis, player 1
+right of it); the winner then chooses ``break`` or ``make_opponent_break``.
+Without it the seed picks the breaker.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from piramida.env.errors import IllegalShotError, PiramidaError
+from piramida.env.events import Event, events_from_list
+from piramida.env.position import Position, cue_ball_of
+from piramida.env.rules import get_referee
+from piramida.env.rules import pyramid as P
+from piramida.env.rules.ruling import BREAK, MAKE_OPPONENT_BREAK, Next, Ruling, State
+from piramida.env.shot import Shot
+from piramida.env.table import Table
+
+Simulator = Callable[[Position, Shot], tuple[Sequence[Event], Position]]
+SAVE_VERSION = 1
+
+
+class PhysicsUnavailableError(PiramidaError):
+    """``Game.play`` needs ``piramida.env.physics.simulate``, which is missing."""
+
+
+def default_simulate(position: Position, shot: Shot) -> tuple[Sequence[Event], Position]:
+    """The physics' ``simulate``, imported only when a shot is played."""
+    try:
+        from piramida.env import physics
+    except ImportError as exc:  # pragma: no cover - the package is always there
+        raise PhysicsUnavailableError(f"the physics cannot be imported: {exc}") from None
+    sim = getattr(physics, "simulate", None)
+    if sim is None:
+        raise PhysicsUnavailableError(
+            "piramida.env.physics.simulate is not available yet; judge recorded shots with "
+            "Game.play_recorded or pass simulate= to Game.new"
+        )
+    result = sim(position, shot)
+    return result.events, result.final
+
+
+class Game:
+    """One frame of a variant. Construct with ``Game.new``."""
+
+    def __init__(
+        self,
+        variant: str,
+        seed: int | None,
+        options: Mapping[str, Any] | None,
+        lag: bool,
+        initial: Position,
+        simulate: Simulator | None = None,
+        table: Table | None = None,
+    ) -> None:
+        self.variant = variant
+        self.seed = seed
+        self.options = dict(options or {})
+        self.referee = get_referee(variant, self.options, table)
+        self.lag = lag or bool(self.referee.options["lag"])
+        self.initial = initial
+        self.simulate = simulate or default_simulate
+        self.history: list[dict[str, Any]] = []
+        self.rulings: list[Ruling | None] = []
+        self._rebuild()
+
+    # ------------------------------------------------------------- creation
+    @classmethod
+    def new(
+        cls,
+        variant: str,
+        seed: int | None = 0,
+        options: Mapping[str, Any] | None = None,
+        lag: bool = False,
+        simulate: Simulator | None = None,
+        table: Table | None = None,
+        position: Position | None = None,
+    ) -> Game:
+        """A new frame: the start position of the variant (the rack is
+        shuffled by ``seed`` where the variant allows), or ``position``. Without
+        the lag the seed picks who breaks."""
+        t = table or Table.default()
+        if position is None:
+            position = Position.start(variant, seed=seed, table=t)
+            first = random.Random(seed).randrange(2)
+            if first == 1:
+                position = _swap_to(position, 1)
+        return cls(variant, seed, options, lag, position, simulate, t)
+
+    # ------------------------------------------------------------- state
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def position(self) -> Position:
+        return self._state.position
+
+    @property
+    def next(self) -> Next:
+        return self._state.next
+
+    @property
+    def to_move(self) -> int | None:
+        return self._state.next.player
+
+    @property
+    def over(self) -> bool:
+        return self._state.over
+
+    @property
+    def winner(self) -> int | None:
+        return self._state.winner
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self._state.position.score
+
+    def legal_choices(self) -> tuple[str, ...]:
+        return self._state.next.choices if self._state.next.kind == "choice" else ()
+
+    # ------------------------------------------------------------- actions
+    def play(self, shot: Shot, think_s: float | None = None) -> Ruling | None:
+        """Simulate and judge a shot (a lag shot during the lag)."""
+        if self._state.next.kind == "lag":
+            pos = self._lag_position()
+            self._check_lag_shot(pos, shot)
+            events, after = self.simulate(pos, shot)
+            return self.play_recorded(shot, events, after, think_s)
+        self.referee.check_shot(self._state, shot)
+        events, after = self.simulate(self._state.position, shot)
+        return self.play_recorded(shot, events, after, think_s)
+
+    def play_recorded(
+        self, shot: Shot, events: Sequence[Event], after: Position, think_s: float | None = None
+    ) -> Ruling | None:
+        """Judge a shot whose outcome is given (event log and final position)."""
+        entry = {
+            "type": "shot",
+            "shot": shot.to_dict(),
+            "events": [e.to_dict() for e in events],
+            "after": after.to_dict(),
+            "think_s": think_s,
+            "reported": [],
+        }
+        ruling = self._apply(entry)
+        self.history.append(entry)
+        self.rulings.append(ruling)
+        return ruling
+
+    def choose(self, choice: str) -> State:
+        entry = {"type": "choice", "choice": choice}
+        self._apply(entry)
+        self.history.append(entry)
+        self.rulings.append(None)
+        return self._state
+
+    def report_foul(self, kind: str) -> Ruling:
+        """A foul the simulation cannot see (RULES.md §3: hands on balls, feet
+        off the floor, interference...), reported on the most recent shot.
+        The shot is judged again with it; decisions taken after that shot
+        are dropped. ``kind == "shot_clock"`` records a shot-clock foul,
+        anything else the foul ``reported``."""
+        idx = max((i for i, e in enumerate(self.history) if e["type"] == "shot"), default=None)
+        if idx is None or self._entry_is_lag(idx):
+            raise IllegalShotError("no shot to report a foul on")
+        entry = dict(self.history[idx])
+        entry["reported"] = list(entry.get("reported", [])) + [str(kind)]
+        self.history = self.history[:idx] + [entry]
+        self._rebuild()
+        ruling = self.rulings[-1]
+        assert ruling is not None
+        return ruling
+
+    def undo(self) -> None:
+        """Take back the last action (a scorekeeper's correction; item 27)."""
+        if not self.history:
+            raise IllegalShotError("nothing to undo")
+        self.history.pop()
+        self._rebuild()
+
+    # ------------------------------------------------------------- replay
+    def _rebuild(self) -> None:
+        history, self.history, self.rulings = self.history, [], []
+        self._lag_results: list[float | None] = []
+        self._clock_used = [0, 0]
+        if self.lag:
+            self._state = State(self.initial, Next(0, "lag"), breaker=self.initial.to_move)
+        else:
+            self._state = self.referee.initial_state(self.initial)
+        for entry in history:
+            ruling = self._apply(entry)
+            self.history.append(entry)
+            self.rulings.append(ruling)
+
+    def _entry_is_lag(self, idx: int) -> bool:
+        return bool(self.history[idx].get("lag"))
+
+    def _apply(self, entry: Mapping[str, Any]) -> Ruling | None:
+        if entry["type"] == "choice":
+            choice = str(entry["choice"])
+            if self._state.pending is not None and self._state.pending.stages[:1] == ("lag_winner",):
+                self._state = self._lag_choice(choice)
+            else:
+                self._state = self.referee.choose(self._state, choice)
+            return None
+        shot = Shot.from_dict(entry["shot"])
+        events = events_from_list(entry["events"])
+        after = Position.from_dict(entry["after"], self.referee.table)
+        if self._state.next.kind == "lag":
+            if isinstance(entry, dict):
+                entry["lag"] = True
+            self._lag_shot(shot, events, after)
+            return None
+        if self._state.over:
+            raise IllegalShotError("the frame is over")
+        if self._state.next.kind != "shot":
+            raise IllegalShotError(f"a choice is pending: {', '.join(self._state.next.choices)}")
+        before = self._state.position
+        extra = [("shot_clock" if k == "shot_clock" else "reported") for k in entry.get("reported", [])]
+        if self._clock_foul(before.to_move, entry.get("think_s")):
+            extra.append("shot_clock")
+        ruling = self.referee.judge(before, shot, events, after, extra, self._state)
+        self._state = ruling.state
+        return ruling
+
+    def _clock_foul(self, player: int, think_s: Any) -> bool:
+        """RULES.md §4.9: over the clock is a foul, unless a double extension
+        is left (one per player per frame by default)."""
+        limit = float(self.referee.options["shot_clock_s"])
+        if not limit or think_s is None or float(think_s) <= limit:
+            return False
+        if float(think_s) <= 2 * limit and self._clock_used[player] < int(
+            self.referee.options["shot_clock_extensions"]
+        ):
+            self._clock_used[player] += 1
+            return False
+        return True
+
+    # ------------------------------------------------------------- the lag
+    def _lag_position(self) -> Position:
+        player = self._state.next.player or 0
+        return Position(self.variant, (), to_move=player, in_hand="house", table=self.referee.table)
+
+    def _check_lag_shot(self, pos: Position, shot: Shot) -> None:
+        t = self.referee.table
+        side = pos.to_move
+        if shot.ball != cue_ball_of(self.variant, side) or shot.place is None:
+            raise IllegalShotError(f"lag: strike ball {cue_ball_of(self.variant, side)} placed in the house")
+        x, y = shot.place
+        if not t.in_house(x, y) or (x > t.width / 2) != (side == 1):
+            raise IllegalShotError("lag: place the ball in the house on your side of the long axis")
+
+    def _lag_shot(self, shot: Shot, events: Sequence[Event], after: Position) -> None:
+        t = self.referee.table
+        player = self._state.next.player or 0
+        res = P.lag_result(
+            t, player, 0.0, events, after.ball_map, shot.ball, back_to_house=self.variant == "five_ball"
+        )
+        self._lag_results.append(res)
+        if player == 0:
+            self._state = State(self.initial, Next(1, "lag"), breaker=self.initial.to_move)
+            return
+        a, b = self._lag_results[-2], self._lag_results[-1]
+        if (a is None and b is None) or (a is not None and b is not None and a == b):
+            self._state = State(self.initial, Next(0, "lag"), breaker=self.initial.to_move)
+            return
+        win = 0 if b is None or (a is not None and a < b) else 1
+        from piramida.env.rules.ruling import Pending
+
+        pos = self.initial.replace(to_move=win, in_hand=None) if self.variant != "five_ball" else self.initial
+        self._state = State(
+            pos,
+            Next(win, "choice", (BREAK, MAKE_OPPONENT_BREAK)),
+            Pending(("lag_winner",), win, 1 - win),
+            breaker=win,
+        )
+
+    def _lag_choice(self, choice: str) -> State:
+        pend = self._state.pending
+        assert pend is not None
+        if choice not in (BREAK, MAKE_OPPONENT_BREAK):
+            raise IllegalShotError(f"choice {choice!r} is not allowed now (allowed: break, make_opponent_break)")
+        breaker = pend.chooser if choice == BREAK else pend.offender
+        start = _swap_to(self.initial, breaker)
+        st = self.referee.initial_state(start)
+        return State(st.position, st.next, None, None, False, (0, 0), breaker)
+
+    # ------------------------------------------------------------- save/load
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "piramida_game": SAVE_VERSION,
+            "variant": self.variant,
+            "seed": self.seed,
+            "options": self.options,
+            "lag": self.lag,
+            "initial": self.initial.to_dict(),
+            "history": self.history,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls, d: Any, simulate: Simulator | None = None, table: Table | None = None) -> Game:
+        if not isinstance(d, dict) or d.get("piramida_game") != SAVE_VERSION:
+            raise PiramidaError("not a saved piramida game (missing 'piramida_game': 1)")
+        t = table or Table.default()
+        g = cls(
+            d["variant"],
+            d.get("seed"),
+            d.get("options") or {},
+            bool(d.get("lag")),
+            Position.from_dict(d["initial"], t),
+            simulate,
+            t,
+        )
+        history = d.get("history", [])
+        if not isinstance(history, list):
+            raise PiramidaError("saved game: 'history' must be a list")
+        g.history = [dict(e) for e in history]
+        g._rebuild()
+        return g
+
+    @classmethod
+    def load(cls, path: str | Path, simulate: Simulator | None = None) -> Game:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise PiramidaError(f"{path}: not valid JSON: {exc}") from None
+        return cls.from_dict(data, simulate)
+
+
+def _swap_to(position: Position, player: int) -> Position:
+    """The start position with ``player`` to break (five-ball: his white in
+    hand, the other white off the table waiting in its owner's hand)."""
+    return position.replace(to_move=player)

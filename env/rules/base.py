@@ -1,0 +1,328 @@
+"""The ``Referee`` protocol, the variant registry, and what every variant
+shares: shot checks, the common fouls of RULES.md §4.12, ball in hand, and
+the choices after a foul (§4.8) or an illegal break (§4.2).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from piramida.env.errors import IllegalShotError, UnknownVariantError
+from piramida.env.events import Event
+from piramida.env.position import VARIANTS, Position, cue_ball_of, object_ball_ids
+from piramida.env.rules import pyramid as P
+from piramida.env.rules.options import GameType, load_options
+from piramida.env.rules.ruling import (
+    AFTER_BREAK_FOUL_CHOICES,
+    AFTER_FOUL_CHOICES,
+    BALL_IN_HAND_ANYWHERE,
+    BREAK,
+    MAKE_OPPONENT_BREAK,
+    REMOVE_BALL,
+    TAKE_BALL,
+    Next,
+    Pending,
+    Ruling,
+    State,
+)
+from piramida.env.shot import Shot
+from piramida.env.table import Table
+
+XY = tuple[float, float]
+
+
+class Referee(Protocol):
+    """What ``Game`` and the ``referee`` command need from a variant."""
+
+    game_type: GameType
+    options: Mapping[str, Any]
+    table: Table
+
+    def initial_state(self, position: Position) -> State: ...
+
+    def check_shot(self, state: State, shot: Shot) -> None: ...
+
+    def judge(
+        self,
+        before: Position,
+        shot: Shot,
+        events: Sequence[Event],
+        after: Position,
+        extra_fouls: Iterable[str] = (),
+        state: State | None = None,
+    ) -> Ruling: ...
+
+    def choose(self, state: State, choice: str) -> State: ...
+
+    def legal_choices(self, state: State) -> tuple[str, ...]: ...
+
+
+_REGISTRY: dict[str, Callable[..., Referee]] = {}
+
+
+def register_game(game_type: GameType, factory: Callable[..., Referee]) -> None:
+    """Called at the bottom of each variant module (OpenSpiel's
+    ``register_game``)."""
+    _REGISTRY[game_type.variant] = factory
+
+
+def get_referee(variant: str, options: Mapping[str, Any] | None = None, table: Table | None = None) -> Referee:
+    """The referee of a variant with its options (TOML defaults + overrides)."""
+    if variant not in VARIANTS:
+        raise UnknownVariantError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in _REGISTRY:
+        importlib.import_module(f"piramida.env.rules.{variant}")
+    return _REGISTRY[variant](options=options, table=table)
+
+
+class BaseReferee:
+    """Shared machinery; variants override the hooks."""
+
+    game_type: GameType
+    #: Does every shot but the break have to satisfy item 20?
+    needs_completion = True
+
+    def __init__(self, options: Mapping[str, Any] | None = None, table: Table | None = None) -> None:
+        self.options = load_options(self.game_type, options)
+        self.table = table or Table.default()
+
+    @property
+    def variant(self) -> str:
+        return self.game_type.variant
+
+    # ------------------------------------------------------------ the frame
+    def initial_state(self, position: Position) -> State:
+        p = position
+        kind = p.in_hand
+        return State(p, Next(p.to_move, "shot", in_hand=kind), breaker=p.to_move)
+
+    def score_of(self, position: Position, player: int) -> int:
+        return position.score[player]
+
+    def target(self) -> int:
+        return int(self.options["target"])
+
+    def winner_of(self, score: Sequence[int]) -> int | None:
+        t = self.target()
+        for p in (0, 1):
+            if score[p] >= t:
+                return p
+        return None
+
+    # ------------------------------------------------------------ shot checks
+    def allowed_cue_balls(self, position: Position) -> tuple[str, ...]:
+        return (cue_ball_of(self.variant, position.to_move),)
+
+    def check_shot(self, state: State, shot: Shot) -> None:
+        """A shot the rules do not allow here raises ``IllegalShotError``."""
+        p = state.position
+        text = p.to_text()
+
+        def bad(msg: str) -> IllegalShotError:
+            return IllegalShotError(f"{msg} (position: {text})")
+
+        if state.over:
+            raise bad("the frame is over")
+        if state.next.kind != "shot":
+            raise bad(f"player {state.next.player} must make a choice first: {', '.join(state.next.choices)}")
+        allowed = self.allowed_cue_balls(p)
+        if shot.ball not in allowed:
+            raise bad(f"ball {shot.ball} may not be struck now (allowed: {', '.join(allowed)})")
+        r = self.table.ball_radius
+        if p.in_hand is not None:
+            if shot.place is None:
+                raise bad(f"the cue ball is in hand ({p.in_hand}): the shot needs place=X,Y")
+            x, y = shot.place
+            if not self.table.on_surface(x, y) or not (r <= x <= self.table.width - r):
+                raise bad(f"place ({x}, {y}) is not on the playing surface")
+            if p.in_hand == "house" and not self.table.in_house(x, y):
+                raise bad(f"place ({x}, {y}) is not in the house (y < {self.table.house_line:.4f})")
+            if p.in_hand == "rear_house" and not self.table.in_rear_house(x, y):
+                raise bad(f"place ({x}, {y}) is not beyond the rear line (y > {self.table.rear_line:.4f})")
+            for b, bx, by in p.balls:
+                if math.hypot(bx - x, by - y) < 2 * r - 1e-9:
+                    raise bad(f"place ({x}, {y}) overlaps ball {b}")
+        elif shot.place is not None:
+            raise bad("place= is only for a cue ball in hand")
+        if shot.declare_frozen is not None and (
+            shot.declare_frozen not in p or shot.declare_frozen == shot.ball
+        ):
+            raise bad(f"declared frozen ball {shot.declare_frozen} is not an object ball on the table")
+        self.check_call(p, shot, bad)
+
+    def check_call(self, position: Position, shot: Shot, bad: Callable[[str], Exception]) -> None:
+        """Variants without a call ignore one."""
+
+    # ------------------------------------------------------------ fouls
+    def common_fouls(self, before: Position, shot: Shot, facts: P.ShotFacts) -> set[str]:
+        """RULES.md §4.12 fouls the log shows: no contact (5.3), illegal break
+        (12.1), push (19.2), illegal completion (20), jumped ball (24.3/1.9),
+        and item 21.2 (first contact outside the house after a shot from the
+        house)."""
+        fouls: set[str] = set()
+        if facts.first_contact is None:
+            fouls.add("no_contact")
+        elif before.is_break:
+            if not P.legal_break(facts, self.table)[0]:
+                fouls.add("illegal_break")
+        elif self.needs_completion and not P.legal_completion(facts, self.table, shot.declare_frozen)[0]:
+            fouls.add("illegal_completion")
+        if P.is_push(facts, shot, self.table):
+            fouls.add("push")
+        if facts.jumped and (self.options["object_ball_jump_is_foul"] or facts.cue in facts.jumped):
+            fouls.add("jumped_ball")
+        if facts.first_contact is not None and not before.is_break and before.in_hand in (
+            "house",
+            "rear_house",
+        ):
+            # Item 21.2 (RULES.md §5.2): from hand, the first object ball hit
+            # must lie outside the (temporary) house.
+            x, y = facts.start[facts.first_contact]
+            inside = self.table.in_house(x, y) if before.in_hand == "house" else self.table.in_rear_house(x, y)
+            if inside and self.variant != "five_ball":
+                fouls.add("first_contact_in_house")
+        return fouls
+
+    def facts_and_fouls(
+        self, before: Position, shot: Shot, events: Sequence[Event], after: Position, extra: Iterable[str]
+    ) -> tuple[P.ShotFacts, set[str]]:
+        facts = P.analyse(before, shot, events, after)
+        fouls = self.common_fouls(before, shot, facts)
+        fouls.update(extra)
+        return facts, fouls
+
+    # ------------------------------------------------------------ helpers
+    def respot(self, on_table: Mapping[str, XY], balls: Iterable[str]) -> dict[str, XY]:
+        return P.respot(
+            self.table,
+            on_table,
+            balls,
+            gap=float(self.options["respot_gap"]),
+            touching=bool(self.options["respot_touching"]),
+        )
+
+    def hand_kind(self, balls: Mapping[str, XY], kind: str) -> str:
+        """Item 21.2: from the house, unless every object ball lies in it;
+        then from beyond the rear line."""
+        if kind != "house" or self.variant == "five_ball":
+            return kind
+        objs = [xy for b, xy in balls.items() if b in object_ball_ids(self.variant)]
+        if objs and all(self.table.in_house(x, y) for x, y in objs):
+            return "rear_house"
+        return kind
+
+    def ready(self, position: Position, player: int, in_hand: str | None) -> tuple[Position, Next]:
+        """Position and Next for ``player`` to shoot: the cue ball is in hand
+        (of kind ``in_hand``, else the house) when it is not on the table."""
+        cue = cue_ball_of(self.variant, player)
+        if position.is_break:
+            kind: str | None = "house"
+        elif self.game_type.cue_ball == "any" or cue in position:
+            kind = None
+        else:
+            kind = self.hand_kind(position.ball_map, in_hand or "house")
+        pos = position.replace(to_move=player, in_hand=kind)
+        return pos, Next(player, "shot", in_hand=kind)
+
+    def stage_choices(self, state_pos: Position, stage: str) -> tuple[str, ...]:
+        if stage == "after":
+            return AFTER_FOUL_CHOICES
+        if stage == "after_break":
+            return AFTER_BREAK_FOUL_CHOICES
+        if stage == "take":
+            return tuple(TAKE_BALL + b for b in self.takeable(state_pos))
+        if stage == "take_or_hand":
+            return tuple(TAKE_BALL + b for b in self.takeable(state_pos)) + (BALL_IN_HAND_ANYWHERE,)
+        if stage == "svoyak":
+            return tuple(REMOVE_BALL + b for b in self.takeable(state_pos))
+        if stage == "lag_winner":
+            return (BREAK, MAKE_OPPONENT_BREAK)
+        raise AssertionError(stage)
+
+    def takeable(self, position: Position) -> tuple[str, ...]:
+        """Balls that may be taken as a penalty ball or after a свояк: object
+        balls on the table."""
+        objs = set(object_ball_ids(self.variant))
+        return tuple(b for b in position.ids if b in objs)
+
+    def legal_choices(self, state: State) -> tuple[str, ...]:
+        return state.next.choices if state.next.kind == "choice" else ()
+
+    def pending_state(self, state: State, position: Position, pending: Pending) -> State:
+        """A state waiting on the first of ``pending.stages``; stages with
+        nothing to choose from are skipped."""
+        stages = pending.stages
+        while stages:
+            choices = self.stage_choices(position, stages[0])
+            if choices:
+                pend = Pending(stages, pending.chooser, pending.offender, pending.in_hand)
+                pos = position.replace(to_move=pending.chooser, in_hand=None)
+                return _state(state, pos, Next(pending.chooser, "choice", choices), pend)
+            stages = stages[1:]
+        # No choice left: the non-offender shoots.
+        pos, nxt = self.ready(position, pending.chooser, pending.in_hand)
+        return _state(state, pos, nxt, None)
+
+    def choose(self, state: State, choice: str) -> State:
+        """Apply a decision (DESIGN.md §4)."""
+        text = state.position.to_text()
+        if state.next.kind != "choice" or state.pending is None:
+            raise IllegalShotError(f"no choice is pending (position: {text})")
+        if choice not in state.next.choices:
+            raise IllegalShotError(
+                f"choice {choice!r} is not allowed now (allowed: {', '.join(state.next.choices)}) "
+                f"(position: {text})"
+            )
+        return self.apply_choice(state, state.pending, choice)
+
+    def apply_choice(self, state: State, pend: Pending, choice: str) -> State:
+        p = state.position
+        if choice in ("shoot", "accept_and_shoot"):
+            pos, nxt = self.ready(p, pend.chooser, pend.in_hand)
+            return _state(state, pos, nxt, None)
+        if choice in ("make_offender_shoot", "accept_and_make_offender_shoot"):
+            pos, nxt = self.ready(p, pend.offender, pend.in_hand)
+            return _state(state, pos, nxt, None)
+        if choice in ("rerack_and_break", "rerack_and_make_offender_break"):
+            breaker = pend.chooser if choice == "rerack_and_break" else pend.offender
+            pos = self.rerack(p)
+            pos, nxt = self.ready(pos.replace(is_break=True), breaker, "house")
+            return _state(state, pos, nxt, None, breaker=breaker)
+        raise AssertionError(f"choice {choice} not handled")  # pragma: no cover
+
+    def rerack(self, position: Position) -> Position:
+        """Item 12.2 (3)-(4): the object balls on the table go back into a
+        (possibly incomplete) pyramid; the cue ball goes into hand."""
+        objs = [b for b in position.ids if b in object_ball_ids(self.variant)]
+        return position.with_balls(P.rack(self.table, objs, self.variant))
+
+
+def _state(
+    old: State,
+    position: Position,
+    nxt: Next,
+    pending: Pending | None,
+    winner: int | None = None,
+    breaker: int | None = None,
+    fouls_charged: tuple[int, int] | None = None,
+) -> State:
+    w = old.winner if winner is None else winner
+    over = old.over or w is not None
+    if over:
+        nxt = Next(None, "none")
+        pending = None
+    return State(
+        position,
+        nxt,
+        pending,
+        w,
+        over,
+        old.fouls_charged if fouls_charged is None else fouls_charged,
+        old.breaker if breaker is None else breaker,
+    )
+
+
+make_state = _state

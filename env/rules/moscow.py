@@ -1,0 +1,46 @@
+"""Moscow pyramid as seed 003 has it (RULES.md §5.3).
+
+Combined pyramid, except: the opponent names the ball removed after a
+свояк; the penalty is a ball from the offender's shelf, re-spotted, owed
+until his next scored ball when the shelf is empty (seed 003 "Штрафы").
+
+Interpretations (RULES.md §5.3, §6):
+- balls pocketed on fouls (а), (д), (е) are "re-spotted near the rear
+  cushion (the third spot)": the third spot is the rear spot, so they go
+  through the ordinary re-spotting of §4.7 like every illegally pocketed
+  ball;
+- the special cases of seed 003 (a cue ball returning after hitting a
+  person, a ball stopping on the cushion top) cannot come out of the
+  simulation: a ball that leaves the playing surface is an ``off_table``
+  event and is judged as jumped. A scorekeeper can report them with
+  ``Game.report_foul``.
+"""
+
+from __future__ import annotations
+
+from piramida.env.rules.base import register_game
+from piramida.env.rules.options import COMMON_OPTIONS, GameType, Option
+from piramida.env.rules.shelf import RETURN, ShelfReferee
+
+_GAME_TYPE = GameType(
+    variant="moscow",
+    long_name="Moscow pyramid (seed 003)",
+    cue_ball="coloured",
+    called=False,
+    rules="RULES.md §5.3",
+    options=COMMON_OPTIONS
+    + (
+        Option("target", int, "balls to win (seed 003: 8)"),
+        Option("svoyak_pick", ("opponent", "shooter"), "§5.3: the opponent names the ball (seed 003)"),
+    ),
+)
+
+
+class MoscowReferee(ShelfReferee):
+    game_type = _GAME_TYPE
+
+    def penalty_mode(self) -> str:
+        return RETURN
+
+
+register_game(_GAME_TYPE, MoscowReferee)

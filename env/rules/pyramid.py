@@ -1,0 +1,476 @@
+"""Shared rules of pyramid (RULES.md §3-§4; seed 004 items 5-29) as small
+pure functions over a position before the shot, the shot, the event log and
+the position after it.
+
+Nothing here imports the physics: everything is read from the ordered event
+log of DESIGN.md §2. Interpretations are marked "Interpretation" and cite
+RULES.md; each is pinned by a golden case in ``tests/golden/rulings``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from piramida.env.errors import InvalidEventsError
+from piramida.env.events import Event
+from piramida.env.position import CLASSIC_RACK, Position, ball_ids, rack_spots
+from piramida.env.shot import Shot
+from piramida.env.table import Table
+
+XY = tuple[float, float]
+
+# Which half of the table each cushion segment lies in (RULES.md §1: six
+# segments; the middle pockets split the long cushions at the centre line).
+CUSHION_HALF: dict[str, str] = {
+    "front": "front",
+    "left_front": "front",
+    "right_front": "front",
+    "rear": "rear",
+    "left_rear": "rear",
+    "right_rear": "rear",
+}
+
+# Push test (RULES.md §3, item 19.2): "within half a ball radius" is the gap
+# between the surfaces; "at least 45 degrees" away from the line of centres.
+PUSH_GAP_RADII = 0.5
+PUSH_ANGLE_DEG = 45.0
+
+
+# ------------------------------------------------------------------- the facts
+@dataclass(frozen=True)
+class ShotFacts:
+    """What happened on one shot, read from the events (no rule applied yet)."""
+
+    cue: str
+    start: Mapping[str, XY]
+    first_contact: str | None
+    first_contact_index: int | None
+    pocketed: tuple[tuple[str, str], ...]
+    jumped: tuple[str, ...]
+    frozen: Mapping[str, str]
+    final: Mapping[str, XY]
+    events: tuple[Event, ...] = field(repr=False, default=())
+
+    @property
+    def pocketed_ids(self) -> tuple[str, ...]:
+        return tuple(b for b, _ in self.pocketed)
+
+    def pocket_of(self, ball: str) -> str | None:
+        for b, p in self.pocketed:
+            if b == ball:
+                return p
+        return None
+
+
+def start_positions(before: Position, shot: Shot) -> dict[str, XY]:
+    """Ball centres when the shot starts: the position before plus the cue
+    ball at its placement when it was in hand."""
+    start = dict(before.ball_map)
+    if shot.place is not None and shot.ball not in start:
+        start[shot.ball] = (shot.place[0], shot.place[1])
+    return start
+
+
+def frozen_balls(table: Table, start: Mapping[str, XY]) -> dict[str, str]:
+    """Balls frozen to a cushion before the shot (``Table.frozen_cushion``),
+    for item 20 (2c)/(3c) and note 2."""
+    out: dict[str, str] = {}
+    for b, (x, y) in start.items():
+        c = table.frozen_cushion(x, y)
+        if c is not None:
+            out[b] = c
+    return out
+
+
+def first_contact(events: Sequence[Event], cue: str) -> tuple[int, str] | None:
+    """Index and id of the first ball the cue ball touches (item 5.1)."""
+    for i, e in enumerate(events):
+        if e.type == "ball_ball" and cue in e.balls:
+            other = e.balls[0] if e.balls[1] == cue else e.balls[1]
+            return i, other
+    return None
+
+
+def analyse(before: Position, shot: Shot, events: Sequence[Event], after: Position) -> ShotFacts:
+    """Check that the event log and the position after fit the position
+    before, and collect the facts. A log that cannot have come from this
+    position is an ``InvalidEventsError`` naming the position."""
+    start = start_positions(before, shot)
+    known = set(ball_ids(before.variant))
+    text = before.to_text()
+
+    def bad(msg: str) -> InvalidEventsError:
+        return InvalidEventsError(f"{msg} (position before: {text})")
+
+    if shot.ball not in start:
+        raise bad(f"struck ball {shot.ball} is not on the table and not placed")
+    cues = [i for i, e in enumerate(events) if e.type == "cue"]
+    if not cues:
+        raise bad("event log has no 'cue' event")
+    if len(cues) > 1 or events[cues[0]].balls[0] != shot.ball:
+        raise bad(f"event log must have exactly one 'cue' event, on the struck ball {shot.ball}")
+    gone: dict[str, str] = {}
+    pocketed: list[tuple[str, str]] = []
+    jumped: list[str] = []
+    for e in events:
+        for b in e.balls:
+            if b not in known:
+                raise bad(f"event names unknown ball {b!r}")
+            if b not in start:
+                raise bad(f"event names ball {b}, which was not on the table")
+            if b in gone:
+                raise bad(f"ball {b} has a {e.type} event after it was {gone[b]}")
+        if e.type == "pocket":
+            b = e.balls[0]
+            gone[b] = "pocketed"
+            pocketed.append((b, str(e.pocket)))
+        elif e.type == "off_table":
+            b = e.balls[0]
+            gone[b] = "off the table"
+            jumped.append(b)
+    final = after.ball_map
+    if after.variant != before.variant:
+        raise bad(f"position after is for variant {after.variant}, not {before.variant}")
+    for b in final:
+        if b not in start:
+            raise bad(f"ball {b} is on the table after the shot but was not before it")
+        if b in gone:
+            raise bad(f"ball {b} is on the table after the shot but was {gone[b]}")
+    for b in start:
+        if b not in final and b not in gone:
+            raise bad(f"ball {b} vanished: not on the table after, and no pocket/off_table event")
+    fc = first_contact(events, shot.ball)
+    return ShotFacts(
+        cue=shot.ball,
+        start=start,
+        first_contact=fc[1] if fc else None,
+        first_contact_index=fc[0] if fc else None,
+        pocketed=tuple(pocketed),
+        jumped=tuple(jumped),
+        frozen=frozen_balls(before.table, start),
+        final=final,
+        events=tuple(events),
+    )
+
+
+# -------------------------------------------------------------------- the break
+def legal_break(facts: ShotFacts, table: Table) -> tuple[bool, str]:
+    """Item 12.1 (RULES.md §4.2): after the cue ball hits an object ball,
+    (1) a ball is pocketed; or (2) three different object balls touch a
+    cushion; or (3) two touch a cushion and an object ball crosses the
+    centre line. Returns (legal, which condition or why not).
+
+    Interpretation (RULES.md §4.2 "a ball is legally pocketed"): any ball,
+    the cue ball included, counts for (1); whether pocketing the cue ball is
+    itself a foul is the variant's business (classic, five-ball), and a foul
+    makes the break illegal anyway. Item 20 note 3 applies to (3).
+    """
+    if facts.first_contact_index is None:
+        return False, "no contact"
+    after = events_after_contact(facts, table)
+    if any(e.type == "pocket" for e in after):
+        return True, "1: a ball pocketed"
+    touched: set[str] = set()
+    for e in after:
+        if e.type == "cushion" and e.balls[0] != facts.cue:
+            touched.add(e.balls[0])
+    if len(touched) >= 3:
+        return True, "2: three object balls touched a cushion"
+    crossed = any(e.type == "centre_line" and e.balls[0] != facts.cue for e in after)
+    if len(touched) == 2 and crossed:
+        return True, "3: two object balls touched a cushion and one crossed the centre line"
+    return False, f"{len(touched)} object ball(s) touched a cushion" + (
+        ", one crossed the centre line" if crossed else ", none crossed the centre line"
+    )
+
+
+# ------------------------------------------------------------- centre crossings
+def corrected_events(events: Sequence[Event], start: Mapping[str, XY], table: Table) -> list[Event]:
+    """The event log with centre-line crossings as item 20 counts them
+    (RULES.md §4.3):
+
+    - note 3: a ball whose centre starts exactly on the line does not cross
+      it by moving off; its first ``centre_line`` event is dropped.
+    - note 4: a ball that touches a cushion segment of the other half (the
+      jaw of a middle pocket, seen from its own half) has crossed the line;
+      a crossing is inserted just before that cushion event.
+      Interpretation: the event log names only the segment a jaw belongs to,
+      so "a cushion of the other half while the ball is tracked in its own
+      half" is how a middle-jaw rebound shows up in the log.
+    """
+    mid = table.centre_line
+    half: dict[str, str] = {}
+    for b, (_, y) in start.items():
+        half[b] = "on" if y == mid else ("front" if y < mid else "rear")
+    out: list[Event] = []
+    for e in events:
+        if e.type == "centre_line":
+            b = e.balls[0]
+            was = half.get(b)
+            half[b] = str(e.to)
+            if was == "on":
+                continue  # note 3
+        elif e.type == "cushion":
+            b = e.balls[0]
+            side = CUSHION_HALF[str(e.cushion)]
+            if half.get(b) in ("front", "rear") and half[b] != side:
+                half[b] = side
+                out.append(Event(e.t, "centre_line", (b,), to=side))  # note 4
+        out.append(e)
+    return out
+
+
+def events_after_contact(facts: ShotFacts, table: Table) -> list[Event]:
+    """The corrected events strictly after the cue ball's first contact."""
+    if facts.first_contact_index is None:
+        return []
+    contact = facts.events[facts.first_contact_index]
+    ev = corrected_events(facts.events, facts.start, table)
+    k = next(i for i, e in enumerate(ev) if e is contact)
+    return ev[k + 1 :]
+
+
+# ------------------------------------------------------------ legal completion
+def legal_completion(
+    facts: ShotFacts, table: Table, declare_frozen: str | None = None
+) -> tuple[bool, str]:
+    """Item 20 (RULES.md §4.3) as an automaton over the ordered events after
+    the cue ball's first contact with an object ball. Some ball must:
+
+    1. go into a pocket; or
+    2. rebound from a cushion, then (a) touch another cushion, (b) drive a
+       ball to another cushion, (c) touch a ball frozen to another cushion;
+    3. cross the centre line, then (a) touch any cushion, (b) drive a ball
+       to a cushion, (c) touch a ball frozen to any cushion; or
+    4. rebound from a cushion, then (a) cross the centre line, (b) roll a
+       ball across it.
+
+    Order matters (note 1): each ball carries what it has done so far, and
+    a ball it strikes inherits that (the "drives"/"rolls" sub-cases). Notes
+    3 and 4 come from ``corrected_events``. Note 2: when the player declared a
+    ball frozen to cushion F and the cue ball contacts it, the cue ball
+    counts as having rebounded from F at that contact (one contact); with
+    two separate contacts the object ball's own rebound from F is passed to
+    the cue ball by the second contact and no declaration is needed.
+
+    "Another cushion" is another of the six segments (RULES.md §6).
+    Interpretation: "drives a ball" is read as "touches a ball that then
+    does it", for contacts in either direction (the log does not say which
+    ball was moving); a ball "frozen to a cushion" counts while it has not
+    been touched yet on this shot.
+    Returns (legal, the condition met or "none").
+    """
+    k = facts.first_contact_index
+    if k is None:
+        return False, "no contact"
+    events = events_after_contact(facts, table)
+    cushions: dict[str, set[str]] = {}
+    crossed: set[str] = set()
+    drv_cushions: dict[str, set[str]] = {}
+    drv_crossed: set[str] = set()
+    touched: set[str] = {facts.cue, str(facts.first_contact)}
+    first = facts.first_contact
+    if (
+        declare_frozen is not None
+        and first == declare_frozen
+        and declare_frozen in facts.frozen
+    ):
+        cushions.setdefault(facts.cue, set()).add(facts.frozen[declare_frozen])
+    for e in events:
+        if e.type == "pocket":
+            return True, "1"
+        if e.type == "cushion":
+            b, c = e.balls[0], str(e.cushion)
+            own = cushions.setdefault(b, set())
+            if own - {c}:
+                return True, "2a"
+            if b in crossed:
+                return True, "3a"
+            if drv_cushions.get(b, set()) - {c}:
+                return True, "2b"
+            if b in drv_crossed:
+                return True, "3b"
+            own.add(c)
+        elif e.type == "centre_line":
+            b = e.balls[0]
+            if cushions.get(b):
+                return True, "4a"
+            if drv_cushions.get(b):
+                return True, "4b"
+            crossed.add(b)
+        elif e.type == "ball_ball":
+            x, y = e.balls
+            for mover, hit in ((x, y), (y, x)):
+                f = facts.frozen.get(hit)
+                if f is not None and hit not in touched:
+                    if cushions.get(mover, set()) - {f}:
+                        return True, "2c"
+                    if mover in crossed:
+                        return True, "3c"
+            for mover, hit in ((x, y), (y, x)):
+                if cushions.get(mover):
+                    drv_cushions.setdefault(hit, set()).update(cushions[mover])
+                if mover in crossed:
+                    drv_crossed.add(hit)
+            touched.update(e.balls)
+    return False, "none"
+
+
+# ------------------------------------------------------------------------ push
+def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
+    """The frozen-ball test of item 19.2 (RULES.md §3), also used for double
+    hit and press.
+
+    For every object ball whose surface is within half a ball radius of the
+    cue ball's before the shot: if the cue direction phi is less than 45
+    degrees off the line of centres and the cue ball touched that ball, the
+    shot is legal only if the cue ball "does not follow the object ball
+    forward". Interpretation: the log has no trajectories, so "follows" is
+    read from where the cue ball ends: its net displacement along the line
+    of centres (to its final spot, or to the pocket it fell into) is more
+    than half a ball radius forward. A stop or draw shot is legal; a
+    follow-through is a push. Striking away without contact is not a push
+    (item 19.2 note).
+    """
+    r = table.ball_radius
+    cx, cy = facts.start[facts.cue]
+    dx, dy = shot.direction
+    touched = {
+        (e.balls[1] if e.balls[0] == facts.cue else e.balls[0])
+        for e in facts.events
+        if e.type == "ball_ball" and facts.cue in e.balls
+    }
+    end = facts.final.get(facts.cue)
+    if end is None:
+        p = facts.pocket_of(facts.cue)
+        end = table.pockets[p].mouth_centre if p else None
+    for b, (x, y) in facts.start.items():
+        if b == facts.cue:
+            continue
+        dist = math.hypot(x - cx, y - cy)
+        if dist - 2 * r > PUSH_GAP_RADII * r + 1e-12:
+            continue
+        ux, uy = (x - cx) / dist, (y - cy) / dist
+        angle = math.degrees(math.acos(max(-1.0, min(1.0, ux * dx + uy * dy))))
+        if angle >= PUSH_ANGLE_DEG or b not in touched:
+            continue
+        if end is None:
+            return True  # cue ball jumped off along the line: it went forward.
+        forward = (end[0] - cx) * ux + (end[1] - cy) * uy
+        if forward > PUSH_GAP_RADII * r:
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ re-spotting
+def respot(
+    table: Table,
+    on_table: Mapping[str, XY],
+    balls: Iterable[str],
+    gap: float = 0.001,
+    touching: bool = False,
+) -> dict[str, XY]:
+    """Item 25 (RULES.md §4.7): place ``balls`` on the spot line.
+
+    Each ball goes to the point of the spot line nearest the rear spot,
+    toward the rear cushion, that is clear of every ball already there by
+    ``gap`` (not touching); with ``touching`` (item 1.10) balls re-spotted
+    on this call touch each other but still keep ``gap`` from the blockers.
+    When the line between the rear spot and the rear cushion has no room,
+    the ball goes on the extension toward the centre, as close to the rear
+    spot as possible. Balls are placed in id order (item 25.2: "in
+    arbitrary order").
+    """
+    r = table.ball_radius
+    x0, y0 = table.rear_spot
+    ymax = table.length - r
+    placed: dict[str, XY] = {}
+    occupied = dict(on_table)
+    for b in sorted(balls, key=_id_order):
+        blocked: list[tuple[float, float]] = []
+        for o, (ox, oy) in occupied.items():
+            need = 2 * r + (0.0 if touching and o in placed else gap)
+            dx = abs(ox - x0)
+            if dx >= need:
+                continue
+            h = math.sqrt(need * need - dx * dx)
+            blocked.append((oy - h, oy + h))
+
+        def free(y: float, blocked: list[tuple[float, float]] = blocked) -> bool:
+            return all(not (lo + 1e-12 < y < hi - 1e-12) for lo, hi in blocked)
+
+        rear = sorted(c for c in [y0] + [hi for _, hi in blocked] if y0 <= c <= ymax and free(c))
+        if rear:
+            y = rear[0]
+        else:
+            front = sorted(
+                (c for c in [y0] + [lo for lo, _ in blocked] if r <= c <= y0 and free(c)),
+                reverse=True,
+            )
+            if not front:  # pragma: no cover - a full spot line end to end
+                raise ValueError(f"no room to re-spot ball {b} on the long axis")
+            y = front[0]
+        placed[b] = (x0, y)
+        occupied[b] = (x0, y)
+    return placed
+
+
+def _id_order(b: str) -> tuple[int, int, str]:
+    return (0, int(b), "") if b.isdigit() else (1, 0, b)
+
+
+# ------------------------------------------------------------------------ rack
+def rack(table: Table, balls: Iterable[str], variant: str) -> dict[str, XY]:
+    """Rack the given object balls (item 8 and its note): a full or an
+    incomplete pyramid from ``rack_spots``. Classic pyramid keeps the order of
+    its fixed rack for the balls that remain; the other games rack in id
+    order (any order is allowed)."""
+    ids = list(balls)
+    if variant == "classic71":
+        order = [b for row in CLASSIC_RACK for b in row]
+        ids.sort(key=lambda b: order.index(b) if b in order else 99)
+    else:
+        ids.sort(key=_id_order)
+    spots = rack_spots(table, len(ids))
+    return dict(zip(ids, spots, strict=True))
+
+
+# ------------------------------------------------------------------------- lag
+def lag_result(
+    table: Table,
+    side: int,
+    start_x: float,
+    events: Sequence[Event],
+    final: Mapping[str, XY],
+    ball: str,
+    back_to_house: bool = False,
+) -> float | None:
+    """One player's lag (item 7, RULES.md §4.1): the distance of the ball
+    from the front cushion when it stops, or None when the lag is lost: the
+    ball crossed the long axis to the opponent's side (``side`` 0 plays left
+    of it, 1 right), did not reach the rear cushion, was pocketed or left the
+    table, touched a long cushion, or touched the rear cushion more than
+    once. ``back_to_house`` adds the five-ball condition (seed 000, last
+    paragraph): the ball must come back into the house."""
+    if ball not in final:
+        return None
+    rear = 0
+    for e in events:
+        if e.type in ("pocket", "off_table"):
+            return None
+        if e.type == "cushion" and ball in e.balls:
+            if e.cushion == "rear":
+                rear += 1
+            elif e.cushion != "front":
+                return None
+    if rear != 1:
+        return None
+    x, y = final[ball]
+    mid = table.width / 2
+    if (side == 0 and x > mid) or (side == 1 and x < mid):
+        return None
+    if back_to_house and not table.in_house(x, y):
+        return None
+    return y

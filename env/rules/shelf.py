@@ -1,0 +1,225 @@
+"""Referee for the pyramid games scored by balls on the shelf: free,
+combined, Moscow, Nevskaya and dynamic pyramid (RULES.md §5.1-§5.5).
+
+One class, configured by the variant modules: which balls score, the
+penalty (a ball from the table to the non-offender, or one from the
+offender's shelf back to the table, owed when his shelf is empty), the
+свояк, and where the cue ball is in hand after it or after a foul.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from piramida.env.events import Event
+from piramida.env.position import Position
+from piramida.env.rules.base import BaseReferee, make_state
+from piramida.env.rules.ruling import (
+    BALL_IN_HAND_ANYWHERE,
+    REMOVE_BALL,
+    TAKE_BALL,
+    Next,
+    Pending,
+    Ruling,
+    State,
+    order_fouls,
+)
+from piramida.env.shot import Shot
+
+TAKE = "take_from_table"
+RETURN = "offender_returns"
+
+
+class ShelfReferee(BaseReferee):
+    #: free pyramid: every ball scores, the struck one included (§5.1)
+    any_ball_scores = False
+    #: the coloured ball pocketed after a legal contact scores (свояк, §5.2)
+    svoyak = True
+    #: where the cue ball is in hand after a свояк
+    svoyak_in_hand = "house"
+    #: Nevskaya (§5.4): the non-offender may take ball in hand anywhere instead
+    nevskaya = False
+    #: dynamic (§5.5): the cue ball pocketed on a shot from hand anywhere is a foul
+    premium_cue_foul = False
+
+    # --------------------------------------------------------------- options
+    def penalty_mode(self) -> str:
+        return str(self.options.get("penalty", TAKE))
+
+    def svoyak_chooser(self, shooter: int) -> int:
+        return shooter if self.options.get("svoyak_pick", "opponent") == "shooter" else 1 - shooter
+
+    def foul_in_hand(self) -> str:
+        return str(self.options.get("foul_in_hand", "house"))
+
+    def points(self) -> bool:
+        return self.options.get("scoring", "balls") == "points"
+
+    def target(self) -> int:
+        if self.points():
+            return int(self.options["points_target"])
+        return int(self.options["target"])
+
+    def value(self, shelf: Iterable[str]) -> int:
+        """Score of a shelf: balls, or (free, ``scoring = "points"``) the sum
+        of the numbers; the coloured ball has no number and scores 0 then."""
+        shelf = list(shelf)
+        return sum(int(b) for b in shelf) if self.points() else len(shelf)
+
+    def allowed_cue_balls(self, position: Position) -> tuple[str, ...]:
+        if self.any_ball_scores and not position.is_break:
+            return position.ids  # §5.1: any ball on the table may be struck
+        return ("0",)
+
+    # --------------------------------------------------------------- judge
+    def judge(
+        self,
+        before: Position,
+        shot: Shot,
+        events: Sequence[Event],
+        after: Position,
+        extra_fouls: Iterable[str] = (),
+        state: State | None = None,
+    ) -> Ruling:
+        if state is None:
+            state = self.initial_state(before)
+        assert state is not None
+        facts, fouls = self.facts_and_fouls(before, shot, events, after, extra_fouls)
+        cue = facts.cue
+        shooter, opp = before.to_move, 1 - before.to_move
+        cue_gone = (not self.any_ball_scores) and (cue in facts.pocketed_ids or cue in facts.jumped)
+        if self.premium_cue_foul and before.in_hand == "anywhere" and cue in facts.pocketed_ids:
+            # §5.5: on the premium shot only object balls may score.
+            fouls.add("cue_ball_pocketed")
+        legal = not fouls
+        balls = {b: xy for b, xy in facts.final.items() if not (b == cue and cue_gone)}
+        shelves = [list(before.shelves[0]), list(before.shelves[1])]
+        owed = list(before.owed)
+        to_respot: list[str] = []
+        scored: list[str] = []
+        notes: list[str] = []
+
+        def scoring(b: str) -> bool:
+            return self.any_ball_scores or b != cue
+
+        if legal:
+            scored = [b for b in facts.pocketed_ids if scoring(b)]
+            # Option object_ball_jump_is_foul = false (item 1.9): re-spotted,
+            # no penalty, pocketed balls count.
+            to_respot += [b for b in facts.jumped if b != cue or self.any_ball_scores]
+            shelves[shooter] += scored
+            # Owed penalty balls are collected from the next scored balls
+            # (seed 003 "Штрафы"; RULES.md §5.1 option, §5.3).
+            n = min(owed[shooter], len(scored))
+            for _ in range(n):
+                b = shelves[shooter].pop()
+                to_respot.append(b)
+                owed[shooter] -= 1
+                notes.append(f"owed ball {b} re-spotted from player {shooter}'s shelf")
+        else:
+            to_respot += [b for b in facts.pocketed_ids + facts.jumped if scoring(b)]
+            if self.penalty_mode() == RETURN:
+                if shelves[shooter]:
+                    b = shelves[shooter].pop()
+                    to_respot.append(b)
+                    notes.append(f"penalty: ball {b} from player {shooter}'s shelf re-spotted")
+                else:
+                    owed[shooter] += 1
+                    notes.append(f"penalty: player {shooter} owes a ball (empty shelf)")
+            else:
+                notes.append(f"penalty: player {opp} takes a ball from the table")
+        placed = self.respot(balls, to_respot)
+        balls.update(placed)
+        score = (self.value(shelves[0]), self.value(shelves[1]))
+        pos = before.replace(
+            balls=tuple((b, x, y) for b, (x, y) in balls.items()),
+            shelves=(tuple(shelves[0]), tuple(shelves[1])),
+            score=score,
+            owed=(owed[0], owed[1]),
+            in_hand=None,
+            is_break=False,
+        )
+        winner = self.winner_of(score)
+        svoyak = legal and self.svoyak and cue in facts.pocketed_ids
+        if winner is not None:
+            new = make_state(state, pos, Next(None, "none"), None, winner=winner)
+        elif not legal:
+            stages: tuple[str, ...] = ("after_break",) if before.is_break else ("after",)
+            if self.penalty_mode() == TAKE:
+                stages = ("take_or_hand" if self.nevskaya else "take",) + stages
+            hand = self.foul_in_hand() if cue_gone else None
+            new = self.pending_state(state, pos, Pending(stages, opp, shooter, hand))
+        elif svoyak:
+            notes.append("свояк: an object ball from the table to the shooter's shelf")
+            pend = Pending(("svoyak",), self.svoyak_chooser(shooter), shooter, self.svoyak_in_hand)
+            new = self.pending_state(state, pos, pend)
+        elif scored:
+            p2, nxt = self.ready(pos, shooter, None)
+            new = make_state(state, p2, nxt, None)
+        else:
+            p2, nxt = self.ready(pos, opp, None)
+            new = make_state(state, p2, nxt, None)
+        return Ruling(
+            legal=legal,
+            fouls=order_fouls(fouls),
+            scored={shooter: tuple(scored), opp: ()},
+            respotted=placed,
+            penalty="; ".join(notes) or None,
+            score=score,
+            next=new.next,
+            winner=new.winner,
+            state=new,
+        )
+
+    # --------------------------------------------------------------- choices
+    def apply_choice(self, state: State, pend: Pending, choice: str) -> State:
+        p = state.position
+        rest = Pending(pend.stages[1:], pend.chooser, pend.offender, pend.in_hand)
+        if choice.startswith(TAKE_BALL):
+            b = choice[len(TAKE_BALL) :]
+            return self._to_shelf(state, p, b, pend.chooser, rest)
+        if choice.startswith(REMOVE_BALL):
+            b = choice[len(REMOVE_BALL) :]
+            shooter = pend.offender
+            after = Pending((), shooter, shooter, pend.in_hand)
+            return self._to_shelf(state, p, b, shooter, after, shooter_continues=True)
+        if choice == BALL_IN_HAND_ANYWHERE:
+            # Nevskaya (§5.4): decline the penalty ball; the cue ball is
+            # taken up and placed anywhere by the non-offender, who shoots.
+            balls = {b: xy for b, xy in p.ball_map.items() if b != "0"}
+            pos = p.with_balls(balls).replace(to_move=pend.chooser, in_hand="anywhere")
+            return make_state(state, pos, Next(pend.chooser, "shot", in_hand="anywhere"), None)
+        return super().apply_choice(state, pend, choice)
+
+    def _to_shelf(
+        self,
+        state: State,
+        p: Position,
+        ball: str,
+        player: int,
+        rest: Pending,
+        shooter_continues: bool = False,
+    ) -> State:
+        balls = {b: xy for b, xy in p.ball_map.items() if b != ball}
+        shelves = [list(p.shelves[0]), list(p.shelves[1])]
+        owed = list(p.owed)
+        if shooter_continues and owed[player] > 0:
+            # The свояк ball is the shooter's next scored ball: it pays a debt.
+            owed[player] -= 1
+            balls.update(self.respot(balls, [ball]))
+        else:
+            shelves[player].append(ball)
+        score = (self.value(shelves[0]), self.value(shelves[1]))
+        pos = p.replace(
+            balls=tuple((b, x, y) for b, (x, y) in balls.items()),
+            shelves=(tuple(shelves[0]), tuple(shelves[1])),
+            score=score,
+            owed=(owed[0], owed[1]),
+        )
+        winner = self.winner_of(score)
+        if winner is not None:
+            return make_state(state, pos, Next(None, "none"), None, winner=winner)
+        if shooter_continues:
+            p2, nxt = self.ready(pos, player, rest.in_hand)
+            return make_state(state, p2, nxt, None)
+        return self.pending_state(state, pos, rest)
