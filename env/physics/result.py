@@ -60,6 +60,23 @@ class ShotResult:
     def trajectories(self) -> dict[str, Trajectory]:
         return sample_trajectories(self._segments, self._ids, self._P, self.duration)
 
+    def states_at(self, t: float) -> dict[str, np.ndarray]:
+        """Full state (x, y, vx, vy, wx, wy, wz) of every ball in play at
+        time t, after the events at t (from the closed-form segments)."""
+        out: dict[str, np.ndarray] = {}
+        seg = self._segments
+        for i, b in enumerate(self._ids):
+            rows = seg[(seg[:, 0] == i) & (seg[:, 1] <= t)]
+            if len(rows) == 0:
+                continue
+            row = rows[-1]
+            if row[9] < 0:
+                continue
+            s = np.empty(7)
+            evolve(np.ascontiguousarray(row[2:9]), int(row[9]), t - row[1], self._P, s)
+            out[b] = s
+        return out
+
     @property
     def duration(self) -> float:
         return self.events[-1].t if self.events else 0.0
