@@ -59,6 +59,15 @@ class Event:
             raise InvalidEventsError(
                 f"{self.type} event needs {_NBALLS[self.type]} ball id(s) as strings, got {list(self.balls)}"
             )
+        # A field that does not apply would be dropped or misread downstream.
+        for name, value, types in (
+            ("cushion", self.cushion, ("cushion", "off_table")),
+            ("pocket", self.pocket, ("pocket",)),
+            ("to", self.to, ("centre_line", "motion")),
+            ("from", self.from_, ("motion",)),
+        ):
+            if value is not None and self.type not in types:
+                raise InvalidEventsError(f"{self.type} event cannot have {name}={value!r}")
         if self.type == "ball_ball" and self.balls[0] == self.balls[1]:
             raise InvalidEventsError(f"ball_ball event with one ball twice: {list(self.balls)}")
         if self.type == "cushion" and self.cushion not in CUSHIONS:

@@ -89,6 +89,10 @@ def test_json_has_only_the_keys_that_apply() -> None:
         ({"type": "centre_line", "to": "up"}, "centre_line event needs"),
         ({"type": "motion", "from_": "sliding", "to": "flying"}, "motion event needs"),
         ({"type": "motion", "to": "rolling"}, "motion event needs"),
+        ({"from_": "sliding"}, "cue event cannot have from='sliding'"),
+        ({"type": "pocket", "pocket": "rl", "cushion": "rear"}, "pocket event cannot have cushion"),
+        ({"type": "cushion", "cushion": "rear", "pocket": "rl"}, "cushion event cannot have pocket"),
+        ({"type": "ball_ball", "balls": ("1", "2"), "to": "rear"}, "ball_ball event cannot have to"),
     ],
 )
 def test_bad_event(kw: dict[str, object], match: str) -> None:
