@@ -1,12 +1,95 @@
+"""``piramida play``: two agents play a frame with the physics and the
+referee, one line per shot and ruling."""
+
 from __future__ import annotations
+
+from pathlib import Path
 
 import typer
 
-from piramida.commands.common import fail
+from piramida.commands.common import fail, friendly_errors
+
+AGENTS = ("random",)
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("play", hidden=True)
-    def play() -> None:
-        """Not built yet."""
-        fail("piramida play is not built yet")
+    @app.command("play")
+    @friendly_errors
+    def play(
+        variant: str = typer.Option("free", "--variant", help="the variant to play"),
+        agents: str = typer.Option("random,random", "--agents", help="two agents, comma separated"),
+        seed: int = typer.Option(0, "--seed", help="seed of the rack and the agents"),
+        max_shots: int = typer.Option(200, "--max-shots", help="stop after this many shots"),
+        option: list[str] = typer.Option(None, "--option", help="variant option NAME=VALUE (repeatable)"),
+        save: Path | None = typer.Option(None, "--save", help="write the game (full history) as JSON here"),
+        png_dir: Path | None = typer.Option(None, "--png-dir", help="write a PNG of the position after each shot"),
+    ) -> None:
+        """Play a frame between two agents (needs the physics)."""
+        from piramida.env import physics
+        from piramida.env.game import Game
+        from piramida.env.rules.options import parse_option_args
+
+        if getattr(physics, "simulate", None) is None:
+            fail("piramida play needs the physics (piramida.env.physics.simulate), which is not built yet")
+        names = [a.strip() for a in agents.split(",")]
+        if len(names) != 2 or any(n not in AGENTS for n in names):
+            fail(f"--agents wants two of {', '.join(AGENTS)} separated by a comma, got {agents!r}")
+        if png_dir is not None and not png_dir.is_dir():
+            fail(f"--png-dir {str(png_dir)!r} is not a folder")
+        from piramida.agents.random_agent import RandomAgent
+
+        players = [RandomAgent(seed * 2 + i) for i in range(2)]
+        game = Game.new(variant, seed=seed, options=parse_option_args(option))
+        shots = 0
+        while not game.over and shots < max_shots:
+            nxt = game.next
+            player = int(nxt.player) if nxt.player is not None else 0
+            view = _view(game)
+            action = players[player].act(view)
+            if isinstance(action, str):
+                game.choose(action)
+                typer.echo(f"       p{player} chooses {action}")
+                continue
+            shots += 1
+            ruling = game.play(action)
+            line = ruling.summary() if ruling is not None else "lag shot"
+            typer.echo(f"{shots:4d}  p{player} {_brief(action)}  ->  {line}")
+            if png_dir is not None:
+                from piramida.env.render import draw_position
+
+                draw_position(game.position, path=png_dir / f"shot_{shots:04d}.png", title=f"shot {shots}")
+        result = f"winner p{game.winner}" if game.winner is not None else ("over" if game.over else "stopped")
+        typer.echo(f"{result}; score {game.score[0]}-{game.score[1]} after {shots} shots")
+        if save is not None:
+            game.save(save)
+
+
+def _brief(shot) -> str:  # type: ignore[no-untyped-def]
+    """The shot in short: ball, direction, speed, placement and call."""
+    out = f"ball={shot.ball} phi={shot.phi:.1f} v={shot.v:.2f}"
+    if shot.place is not None:
+        out += f" place={shot.place[0]:.3f},{shot.place[1]:.3f}"
+    if shot.call is not None:
+        out += f" call={shot.call[0]}:{shot.call[1]}"
+    return out
+
+
+def _view(game):  # type: ignore[no-untyped-def]
+    """What the agent sees: ``piramida.agents.base.GameView`` when it exists."""
+    try:
+        from piramida.agents.base import GameView
+
+        return GameView.of(game)
+    except ImportError:  # pragma: no cover - the agents package is always there once built
+        from types import SimpleNamespace
+
+        st = game.state
+        cue = game.referee.allowed_cue_balls(st.position) if st.next.kind == "shot" else ()
+        return SimpleNamespace(
+            variant=game.variant,
+            position=st.position,
+            kind=st.next.kind,
+            choices=st.next.choices,
+            in_hand=st.next.in_hand,
+            cue_balls=cue,
+        )

@@ -1,0 +1,82 @@
+"""The random agent: a legal shot or choice drawn uniformly (DESIGN.md §6).
+
+It answers a choice with one of ``view.choices`` and a shot with a random
+cue ball among those allowed, a random placement in the allowed area when the
+ball is in hand, a random direction, speed and tip offset, and a random call
+where the variant needs one. It reads only the attributes of a GameView
+(``variant``, ``position``, ``kind``, ``choices``, ``in_hand``,
+``cue_balls``), so any object with them will do.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from piramida.env.position import Position, cue_ball_of
+from piramida.env.shot import MISCUE_LIMIT, Shot
+from piramida.env.table import POCKETS
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = random.Random(seed)
+
+    def act(self, view: Any) -> Shot | str:
+        if view.kind == "choice":
+            return self.rng.choice(list(view.choices))
+        return random_shot(view.variant, view.position, view.in_hand, tuple(view.cue_balls), self.rng)
+
+
+def random_shot(
+    variant: str,
+    position: Position,
+    in_hand: str | None,
+    cue_balls: tuple[str, ...],
+    rng: random.Random,
+) -> Shot:
+    """A shot the referee accepts in ``position``."""
+    ball = rng.choice(list(cue_balls)) if cue_balls else cue_ball_of(variant, position.to_move)
+    place = random_place(position, in_hand, rng) if in_hand else None
+    call = None
+    needs_call = variant == "five_ball" or (variant == "classic71" and not position.is_break)
+    if needs_call:
+        targets = [b for b in position.ids if b != ball and b != "0"]
+        if targets:
+            call = (rng.choice(targets), rng.choice(POCKETS))
+    off = rng.uniform(0, MISCUE_LIMIT * 0.9)
+    ang = rng.uniform(0, 2 * math.pi)
+    v = rng.uniform(5.0, 9.0) if position.is_break else rng.uniform(0.5, 6.0)
+    return Shot(
+        ball=ball,
+        phi=rng.uniform(0, 360),
+        v=v,
+        a=off * math.cos(ang),
+        b=off * math.sin(ang),
+        theta=rng.uniform(0, 10),
+        place=place,
+        call=call,
+    )
+
+
+def random_place(position: Position, in_hand: str, rng: random.Random) -> tuple[float, float]:
+    """A free spot in the area where the ball in hand may go."""
+    t = position.table
+    r = t.ball_radius
+    lo, hi = r, t.length - r
+    if in_hand == "house":
+        hi = t.house_line - 1e-6
+    elif in_hand == "rear_house":
+        lo = t.rear_line + 1e-6
+    for _ in range(1000):
+        x, y = rng.uniform(r, t.width - r), rng.uniform(lo, hi)
+        if all(math.hypot(x - bx, y - by) >= 2 * r for _, bx, by in position.balls):
+            return (x, y)
+    raise ValueError(f"no free spot for the ball in hand ({in_hand}) in {position.to_text()}")
