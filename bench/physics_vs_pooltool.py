@@ -286,10 +286,11 @@ def format_table(rep: dict[str, Any]) -> str:
         ("ev/shot pir", "piramida_events_per_shot"),
         ("ev/shot pt", "pooltool_events_per_shot"),
         ("pt median ms", "pooltool_median_ms"),
+        ("same pocketed", "same_pocketed_fraction"),
     ]
     rows = [[c[0] for c in cols]]
     for s in SUITES:
-        rows.append([s] + [f(rep[s].get(k)) for _, k in cols[1:]])
+        rows.append([s] + [f(rep[s].get(k)) for _, k in cols[1:] if k])
     widths = [max(len(r[i]) for r in rows) for i in range(len(cols))]
     lines = ["  ".join(v.rjust(w) for v, w in zip(r, widths, strict=True)) for r in rows]
     lines.append(

@@ -1,0 +1,58 @@
+"""``piramida bench physics``: shots per second against pooltool.
+
+A thin front to ``bench/physics_vs_pooltool.py`` (docs/performance.md).
+``bench/`` is not part of the installed package, so this works from a
+source checkout (``pip install -e .``, the Makefile's venv); pooltool itself
+runs in ``bench/.venv-pooltool`` (``make bench-deps``), and is reported as
+null with a note when that venv is missing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from piramida.commands.common import fail, friendly_errors
+
+
+def _repo_root() -> Path | None:
+    """The source checkout holding ``bench/`` (piramida/commands -> root)."""
+    root = Path(__file__).resolve().parents[2]
+    return root if (root / "bench" / "physics_vs_pooltool.py").is_file() else None
+
+
+def register(app: typer.Typer) -> None:
+    bench_app = typer.Typer(
+        help="Benchmarks: piramida's physics against pooltool.", no_args_is_help=True
+    )
+    app.add_typer(bench_app, name="bench")
+
+    @bench_app.command("physics")
+    @friendly_errors
+    def physics(
+        json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+        quick: bool = typer.Option(False, "--quick", help="Fewer inputs: a smoke run."),
+        seed: int = typer.Option(2026, "--seed", help="Seed of the benchmark inputs."),
+        out: Path | None = typer.Option(None, "--out", help="Also write the JSON report here."),
+    ) -> None:
+        """Shots/s of piramida (single core, batch) and pooltool on seeded
+        breaks, mid-game and two-ball shots; cold and warm start."""
+        root = _repo_root()
+        if root is None:
+            fail("bench/ not found: `piramida bench` runs from a source checkout of piramida")
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        from bench.physics_vs_pooltool import main
+
+        argv = ["--seed", str(seed)]
+        if json_out:
+            argv.append("--json")
+        if quick:
+            argv.append("--quick")
+        if out is not None:
+            argv += ["--out", str(out)]
+        rc = main(argv)
+        if rc:
+            raise typer.Exit(rc)

@@ -1,0 +1,44 @@
+"""``piramida bench physics``: registered, and (slow) a quick run whose JSON
+has the promised keys with values that are null or positive."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from piramida.cli import app
+
+runner = CliRunner()
+
+
+def test_bench_physics_is_registered_with_its_options() -> None:
+    result = runner.invoke(app, ["bench", "physics", "--help"])
+    assert result.exit_code == 0, result.output
+    for opt in ("--json", "--quick", "--seed", "--out"):
+        assert opt in result.stdout
+
+
+def test_bench_physics_rejects_an_unknown_option_in_one_line() -> None:
+    result = runner.invoke(app, ["bench", "physics", "--fast"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.slow
+def test_bench_physics_quick_json_report() -> None:
+    result = runner.invoke(app, ["bench", "physics", "--quick", "--json"])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout.strip().splitlines()[-1])
+    for suite in ("break", "midgame", "two_ball"):
+        row = rep[suite]
+        for key in ("piramida_per_s", "piramida_batch_per_s", "pooltool_per_s", "ratio"):
+            assert key in row
+            assert row[key] is None or row[key] > 0
+        if row["piramida_per_s"] and row["pooltool_per_s"]:
+            assert row["ratio"] == pytest.approx(
+                row["piramida_per_s"] / row["pooltool_per_s"], rel=0.01
+            )
+    for key in ("cold_start_s", "warm_start_s"):
+        assert rep[key] is None or rep[key] > 0
