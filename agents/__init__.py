@@ -1,1 +1,43 @@
-"""piramida.agents: the Agent protocol and the agents (DESIGN.md §6)."""
+"""piramida.agents: the Agent protocol and the agents (DESIGN.md §6).
+
+``make_agent(name, **kw)`` builds an agent by name: ``random``, ``greedy``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from piramida.env.errors import PiramidaError
+
+
+class UnknownAgentError(PiramidaError):
+    """An agent name that is not registered."""
+
+
+def _random(**kw: Any) -> Any:
+    from piramida.agents.random_agent import RandomAgent
+
+    return RandomAgent(**kw)
+
+
+def _greedy(**kw: Any) -> Any:
+    from piramida.agents.greedy import GreedyAgent
+
+    return GreedyAgent(**kw)
+
+
+#: Agent name -> factory; factories import lazily so that listing is cheap.
+AGENTS: dict[str, Callable[..., Any]] = {"random": _random, "greedy": _greedy}
+
+
+def make_agent(name: str, **kw: Any) -> Any:
+    """A new agent ``name`` (keyword arguments go to its constructor, e.g.
+    ``seed``)."""
+    factory = AGENTS.get(name)
+    if factory is None:
+        raise UnknownAgentError(f"unknown agent {name!r}; known: {', '.join(sorted(AGENTS))}")
+    return factory(**kw)
+
+
+__all__ = ["AGENTS", "UnknownAgentError", "make_agent"]

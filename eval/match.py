@@ -1,0 +1,321 @@
+"""The match runner: duplicate games between two agents (DESIGN.md §7).
+
+Games come in duplicate pairs (REFERENCES.md, "Evaluation"): games 2k and
+2k+1 use the same rack (the same ``Game.new`` seed, so the same seat breaks)
+and the same execution-noise streams, with the agents' seats swapped. A
+noise stream is keyed by (match seed, pair, seat, shot number of that seat
+in the frame), so the agent in seat s gets the same stroke errors in both
+games of a pair, and no stream is reused by another match seed or pair.
+
+Frames that reach ``max_shots`` without a winner (and frames the rules end
+without one) are draws: half a win each, reported separately.
+
+Statistics per agent: wins with a 95% Wilson interval (``eval.stats``),
+balls per visit (balls scored on its own legal shots over its visits to the
+table), fouls per frame, break success (legal breaks; breaks that pot), and
+the mean number of shots per frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from piramida.agents import make_agent
+from piramida.agents.base import GameView
+from piramida.agents.random_agent import random_shot
+from piramida.env.errors import PiramidaError
+from piramida.env.game import Game
+from piramida.env.physics import Noise, load_noise, simulate
+from piramida.env.position import VARIANTS, Position
+from piramida.env.shot import Shot
+from piramida.eval.stats import wilson_interval
+
+DEFAULT_MAX_SHOTS = 300
+
+
+class MatchError(PiramidaError):
+    """Bad match parameters (unknown variant or agent, no games)."""
+
+
+@dataclass
+class FrameRecord:
+    """One frame. Per-agent lists are in the order the agents were named
+    (not by seat)."""
+
+    game: int
+    pair: int
+    seats: tuple[int, int]  # seats[i]: the seat of agent i
+    winner: int | None  # index of the winning agent, None for a draw
+    shots: int
+    score: tuple[int, int]  # by agent
+    balls: list[int] = field(default_factory=lambda: [0, 0])
+    visits: list[int] = field(default_factory=lambda: [0, 0])
+    fouls: list[int] = field(default_factory=lambda: [0, 0])
+    breaks: list[int] = field(default_factory=lambda: [0, 0])
+    breaks_legal: list[int] = field(default_factory=lambda: [0, 0])
+    breaks_potting: list[int] = field(default_factory=lambda: [0, 0])
+    refused: list[int] = field(default_factory=lambda: [0, 0])
+    capped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "pair": self.pair,
+            "seats": list(self.seats),
+            "winner": self.winner,
+            "shots": self.shots,
+            "score": list(self.score),
+            "balls": self.balls,
+            "visits": self.visits,
+            "fouls": self.fouls,
+            "capped": self.capped,
+        }
+
+
+@dataclass
+class MatchResult:
+    variant: str
+    agents: tuple[str, str]
+    seed: int
+    noise: str | None
+    max_shots: int
+    frames: list[FrameRecord]
+
+    @property
+    def games(self) -> int:
+        return len(self.frames)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for f in self.frames if f.winner is None)
+
+    @property
+    def wins(self) -> list[float]:
+        w = [0.0, 0.0]
+        for f in self.frames:
+            if f.winner is None:
+                w[0] += 0.5
+                w[1] += 0.5
+            else:
+                w[f.winner] += 1.0
+        return w
+
+    def _total(self, name: str, i: int) -> int:
+        return sum(getattr(f, name)[i] for f in self.frames)
+
+    def _ratio(self, num: str, den: str, i: int) -> float | None:
+        d = self._total(den, i)
+        return self._total(num, i) / d if d else None
+
+    def to_dict(self) -> dict[str, Any]:
+        n = self.games
+        wins = self.wins
+        return {
+            "variant": self.variant,
+            "agents": list(self.agents),
+            "seed": self.seed,
+            "noise": self.noise,
+            "games": n,
+            "wins": wins,
+            "draws": self.draws,
+            "win_rate": [w / n if n else 0.0 for w in wins],
+            "ci95": [list(wilson_interval(w, n)) for w in wins],
+            "balls_per_visit": [self._ratio("balls", "visits", i) for i in (0, 1)],
+            "fouls_per_frame": [self._total("fouls", i) / n if n else 0.0 for i in (0, 1)],
+            "break_legal": [self._ratio("breaks_legal", "breaks", i) for i in (0, 1)],
+            "break_pots": [self._ratio("breaks_potting", "breaks", i) for i in (0, 1)],
+            "mean_shots": (sum(f.shots for f in self.frames) / n) if n else 0.0,
+            "refused_actions": [self._total("refused", i) for i in (0, 1)],
+            "max_shots": self.max_shots,
+        }
+
+    def summary(self) -> str:
+        d = self.to_dict()
+
+        def fmt(x: float | None, spec: str = ".2f") -> str:
+            return "-" if x is None else format(x, spec)
+
+        a, b = self.agents
+        w = max(len(a), len(b), 6)
+        lines = [
+            f"{self.variant}: {a} vs {b}, {d['games']} games ({(d['games'] + 1) // 2} duplicate pairs), "
+            f"seed {self.seed}, noise {self.noise or 'none'}",
+            f"  {'agent':<{w}}  {'wins':>6}  {'rate':>6}  {'95% CI':>15}  {'balls/visit':>11}  "
+            f"{'fouls/frame':>11}  {'break legal':>11}  {'break pots':>10}",
+        ]
+        for i, name in enumerate(self.agents):
+            lo, hi = d["ci95"][i]
+            lines.append(
+                f"  {name:<{w}}  {d['wins'][i]:>6g}  {d['win_rate'][i]:>6.3f}  "
+                f"{f'[{lo:.3f}, {hi:.3f}]':>15}  {fmt(d['balls_per_visit'][i]):>11}  "
+                f"{d['fouls_per_frame'][i]:>11.2f}  {fmt(d['break_legal'][i]):>11}  "
+                f"{fmt(d['break_pots'][i]):>10}"
+            )
+        lines.append(
+            f"  draws (no winner within {self.max_shots} shots): {d['draws']}; "
+            f"mean shots per frame: {d['mean_shots']:.1f}"
+        )
+        if any(d["refused_actions"]):
+            lines.append(f"  actions the referee refused (replaced by a random legal one): {d['refused_actions']}")
+        return "\n".join(lines)
+
+
+def check_match(variant: str, agents: Sequence[str], games: int) -> None:
+    from piramida.agents import AGENTS
+
+    if variant not in VARIANTS:
+        raise MatchError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if len(agents) != 2:
+        raise MatchError(f"a match needs two agents, got {len(agents)}: {','.join(agents)!r}")
+    for a in agents:
+        if a not in AGENTS:
+            raise MatchError(f"unknown agent {a!r}; known: {', '.join(sorted(AGENTS))}")
+    if games < 1:
+        raise MatchError(f"--games must be at least 1, got {games}")
+
+
+def rack_seed(seed: int, pair: int) -> int:
+    """The seed of pair ``pair``'s rack (shared by both games of the pair)."""
+    return int(np.random.SeedSequence([seed, pair, 0x7AC]).generate_state(1)[0])
+
+
+def noise_rng(seed: int, pair: int, seat: int, shot: int) -> np.random.Generator:
+    """The noise stream of one stroke, keyed by (seed, pair, seat, shot)."""
+    return np.random.default_rng([seed, pair, seat, shot, 0x2015E])
+
+
+def play_frame(
+    variant: str,
+    agents: Sequence[Any],
+    *,
+    seed: int,
+    pair: int,
+    swap: bool,
+    noise: Noise | None,
+    max_shots: int = DEFAULT_MAX_SHOTS,
+    options: dict[str, Any] | None = None,
+    game_index: int = 0,
+    on_shot: Callable[[Game, int], None] | None = None,
+) -> FrameRecord:
+    """Play one frame. ``agents[i]`` sits in seat ``i ^ swap``."""
+    seat_of = (1, 0) if swap else (0, 1)
+    agent_in = {seat_of[i]: i for i in (0, 1)}
+    counters = [0, 0]
+    current = {"seat": 0}
+
+    def noisy(position: Position, shot: Shot) -> tuple[Any, Position]:
+        s = current["seat"]
+        if noise is not None:
+            shot = noise.perturb(shot, noise_rng(seed, pair, s, counters[s]))
+        counters[s] += 1
+        res = simulate(position, shot)
+        return res.events, res.final
+
+    game = Game.new(variant, seed=rack_seed(seed, pair), options=options, simulate=noisy)
+    for i, ag in enumerate(agents):
+        ag.reset(int(np.random.SeedSequence([seed, pair, seat_of[i], 0xA6E]).generate_state(1)[0]))
+    rec = FrameRecord(game_index, pair, seat_of, None, 0, (0, 0))
+    last_shooter: int | None = None
+    fallback_rng = np.random.default_rng([seed, pair, 0xFA11])
+    actions = 0
+    while not game.over and rec.shots < max_shots and actions < 4 * max_shots:
+        actions += 1
+        view = GameView.of(game)
+        seat = view.player
+        who = agent_in[seat]
+        action = agents[who].act(view)
+        if isinstance(action, str):
+            if action not in view.choices:
+                rec.refused[who] += 1
+                action = view.choices[0]
+            game.choose(action)
+            continue
+        try:
+            game.referee.check_shot(game.state, action)
+        except PiramidaError:
+            rec.refused[who] += 1
+            import random as _random
+
+            action = random_shot(
+                variant,
+                view.position,
+                view.in_hand,
+                view.cue_balls,
+                _random.Random(int(fallback_rng.integers(1 << 62))),
+            )
+        was_break = view.position.is_break
+        current["seat"] = seat
+        ruling = game.play(action)
+        rec.shots += 1
+        if seat != last_shooter:
+            rec.visits[who] += 1
+            last_shooter = seat
+        if ruling is None:
+            continue
+        scored = len(ruling.scored.get(seat, ())) if ruling.legal else 0
+        rec.balls[who] += scored
+        if not ruling.legal:
+            rec.fouls[who] += 1
+        if was_break:
+            rec.breaks[who] += 1
+            rec.breaks_legal[who] += int(ruling.legal)
+            rec.breaks_potting[who] += int(ruling.legal and scored > 0)
+        if on_shot is not None:
+            on_shot(game, who)
+    rec.capped = not game.over
+    w = game.winner if game.over else None
+    rec.winner = None if w is None else agent_in[w]
+    sc = game.score
+    rec.score = (sc[seat_of[0]], sc[seat_of[1]])
+    return rec
+
+
+def run_match(
+    variant: str,
+    agents: Sequence[str],
+    games: int,
+    seed: int = 0,
+    noise: str | None = None,
+    max_shots: int = DEFAULT_MAX_SHOTS,
+    options: dict[str, Any] | None = None,
+    progress: bool = False,
+    agent_kwargs: Sequence[dict[str, Any]] | None = None,
+) -> MatchResult:
+    """Play ``games`` frames of ``variant`` between two named agents in
+    duplicate pairs; reproducible for a seed."""
+    check_match(variant, agents, games)
+    nz = None if noise in (None, "none") else load_noise(noise)
+    kws = list(agent_kwargs or ({}, {}))
+    players = [make_agent(a, **kws[i]) for i, a in enumerate(agents)]
+    frames: list[FrameRecord] = []
+    bar: Any = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, desc=f"{agents[0]} vs {agents[1]}", unit="game", leave=False)
+    try:
+        for g in range(games):
+            rec = play_frame(
+                variant,
+                players,
+                seed=seed,
+                pair=g // 2,
+                swap=bool(g % 2),
+                noise=nz,
+                max_shots=max_shots,
+                options=options,
+                game_index=g,
+            )
+            frames.append(rec)
+            if bar is not None:
+                w = [sum(1 for f in frames if f.winner == i) for i in (0, 1)]
+                bar.set_postfix_str(f"{w[0]}-{w[1]}")
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return MatchResult(variant, (agents[0], agents[1]), seed, None if nz is None else nz.name, max_shots, frames)
