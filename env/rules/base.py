@@ -262,8 +262,10 @@ class BaseReferee:
                 pos = position.replace(to_move=pending.chooser, in_hand=None)
                 return _state(state, pos, Next(pending.chooser, "choice", choices), pend)
             stages = stages[1:]
-        # No choice left: the non-offender shoots.
-        pos, nxt = self.ready(position, pending.chooser, pending.in_hand)
+        # Nothing to choose from: after a свояк the shooter plays on, after a
+        # foul the non-offender shoots.
+        shooter = pending.offender if pending.stages[:1] == ("svoyak",) else pending.chooser
+        pos, nxt = self.ready(position, shooter, pending.in_hand)
         return _state(state, pos, nxt, None)
 
     def choose(self, state: State, choice: str) -> State:
