@@ -83,8 +83,14 @@ def _monotone_breaks(c, lo, hi, out):
     d2 = deriv(d1)
     # Roots of f'' (a quadratic) split [lo, hi] into pieces where f' is monotone.
     n2, r1, r2 = quad_roots(d2[2], d2[1], d2[0])
-    a1 = r1 if (n2 >= 1 and lo < r1 < hi) else hi
-    a2 = r2 if (n2 == 2 and lo < r2 < hi and r2 > a1) else hi
+    a1 = hi
+    a2 = hi
+    if n2 >= 1 and lo < r1 < hi:
+        a1 = r1
+        if n2 == 2 and r1 < r2 < hi:
+            a2 = r2
+    elif n2 == 2 and lo < r2 < hi:
+        a1 = r2
     out[0] = lo
     k = 1
     a = lo
@@ -114,7 +120,7 @@ def contact_times(c, lo, hi, eps, dtol, out, pts):
     candidate per decreasing monotone piece, in time order, written to
     ``out``; returns the count. ``pts`` is scratch (length >= 6). A piece
     that starts already in contact counts at its start when f' < -dtol there
-    (approaching now), else where f has fallen eps/2 below its start value,
+    (approaching now), else where f has fallen eps/2 below min(start, 0),
     so a zero-speed contact never produces an event that changes nothing."""
     n = _monotone_breaks(c, lo, hi, pts)
     d1 = deriv(c)
@@ -132,7 +138,10 @@ def contact_times(c, lo, hi, eps, dtol, out, pts):
             out[k] = p
             k += 1
         else:
-            target = fp - 0.5 * eps
+            # Touching but not closing yet: the contact counts once the gap
+            # has shrunk by eps/2 past zero, so repeated zero-speed touches
+            # cannot ratchet a ball into a cushion.
+            target = min(fp, 0.0) - 0.5 * eps
             if fq <= target:
                 out[k] = bisect(c, p, q, target, False)
                 k += 1
