@@ -219,13 +219,31 @@ class Table:
             return True
         for p in self.pockets.values():
             u, v = p.local(x, y)
-            if -3 * r <= u <= p.capture_depth and abs(v) <= p.mouth / 2 - r + eps:
+            # Past the mouth line the facings bound the ball; in front of it
+            # (between the jaws) only the jaws and the cushion noses do.
+            inside = abs(v) <= p.mouth / 2 - r + eps if u >= 0 else self._clear_of_noses(x, y)
+            if -3 * r <= u <= p.capture_depth and inside:
                 if all(
                     math.hypot(x - j.centre[0], y - j.centre[1]) >= r + j.radius - eps
                     for j in p.jaws
                 ):
                     return True
         return False
+
+    def _clear_of_noses(self, x: float, y: float) -> bool:
+        """No cushion nose segment is within a ball radius of (x, y)."""
+        r, eps = self.ball_radius, 1e-9
+        for c in self.cushions.values():
+            (sx, sy), (ex, ey) = c.start, c.end
+            nx, ny = c.normal
+            if (x - sx) * nx + (y - sy) * ny >= r - eps:
+                continue
+            tx, ty = ex - sx, ey - sy
+            seg = math.hypot(tx, ty)
+            s = ((x - sx) * tx + (y - sy) * ty) / seg
+            if 0.0 <= s <= seg:
+                return False
+        return True
 
     def frozen_cushion(self, x: float, y: float, tol: float = 1e-4) -> str | None:
         """The cushion a ball at (x, y) is frozen to (touching within ``tol``),
