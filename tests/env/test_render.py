@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -115,3 +116,22 @@ def test_ansi_picture() -> None:
     shelves = Position("free", (), shelves=(("3", "7"), ()), score=(2, 0), to_move=1)
     s = render_ansi(shelves)
     assert "player 1: score 2  shelf 3 7" in s and "> player 2" in s
+
+
+def test_drawn_cushions_follow_the_table_geometry() -> None:
+    from piramida.env.render import _cushion_polygon, _pocket_polygons
+
+    t = START.table
+    eps = 1e-9
+    for name, c in t.cushions.items():
+        poly = _cushion_polygon(t, name)
+        # Nothing of a cushion is drawn on the playing surface...
+        assert not any(eps < x < t.width - eps and eps < y < t.length - eps for x, y in poly)
+        # ...and its nose runs exactly between the segment's ends.
+        assert any(math.dist(p, c.start) < 1e-12 for p in poly)
+        assert any(math.dist(p, c.end) < 1e-12 for p in poly)
+    for p in t.pockets.values():
+        opening, _ = _pocket_polygons(p)
+        for start, end in p.facings:
+            assert any(math.dist(q, start) < 1e-12 for q in opening)
+            assert any(math.dist(q, end) < 1e-12 for q in opening)
