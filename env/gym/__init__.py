@@ -1,1 +1,79 @@
-"""Gymnasium, RLlib multi-agent and PettingZoo adapters (DESIGN.md §5)."""
+"""Gymnasium, RLlib multi-agent and PettingZoo adapters (DESIGN.md §5).
+
+Importing this package registers the Gymnasium ids ``piramida/<Name>-v0``
+(``ENV_IDS``), so ``gymnasium.make("piramida/FreePyramid-v0")`` works after
+``import piramida.env.gym`` (and on remote RLlib runners, which import the
+entry point module).
+
+``MultiAgentPyramid`` (an RLlib ``MultiAgentEnv``) is built on first access:
+it needs ray, which ``piramida.env`` never imports at module import time
+(DESIGN.md §1). Its logic is the ray-free ``MultiAgentPyramidCore``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+
+from .frame import DEFAULT_NOISE, Frame
+from .multi import MultiAgentPyramidCore
+from .single import PyramidEnv
+from .spaces import CHOICES, action_space, observation_space
+from .wrappers import FlatActionWrapper, flat_action_space, unflatten_action
+
+# Registered name -> variant.
+ENV_IDS: dict[str, str] = {
+    "piramida/FreePyramid-v0": "free",
+    "piramida/CombinedPyramid-v0": "combined",
+    "piramida/MoscowPyramid-v0": "moscow",
+    "piramida/NevskayaPyramid-v0": "nevskaya",
+    "piramida/DynamicPyramid-v0": "dynamic",
+    "piramida/ClassicPyramid-v0": "classic71",
+    "piramida/FiveBall-v0": "five_ball",
+}
+
+
+def _register() -> None:
+    for env_id, variant in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="piramida.env.gym.single:PyramidEnv",
+                kwargs={"variant": variant},
+            )
+
+
+_register()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MultiAgentPyramid":
+        from .multi import rllib_env_class
+
+        cls = rllib_env_class()
+        globals()[name] = cls
+        return cls
+    if name == "PyramidAEC":
+        from .aec import PyramidAEC
+
+        globals()[name] = PyramidAEC
+        return PyramidAEC
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CHOICES",
+    "DEFAULT_NOISE",
+    "ENV_IDS",
+    "FlatActionWrapper",
+    "Frame",
+    "MultiAgentPyramid",
+    "MultiAgentPyramidCore",
+    "PyramidAEC",
+    "PyramidEnv",
+    "action_space",
+    "flat_action_space",
+    "observation_space",
+    "unflatten_action",
+]
