@@ -227,10 +227,7 @@ class Game:
                 entry["lag"] = True
             self._lag_shot(shot, events, after)
             return None
-        if self._state.over:
-            raise IllegalShotError("the frame is over")
-        if self._state.next.kind != "shot":
-            raise IllegalShotError(f"a choice is pending: {', '.join(self._state.next.choices)}")
+        self.referee.check_shot(self._state, shot)
         before = self._state.position
         extra = [("shot_clock" if k == "shot_clock" else "reported") for k in entry.get("reported", [])]
         if self._clock_foul(before.to_move, entry.get("think_s")):

@@ -196,3 +196,18 @@ def test_play_command_with_a_stand_in_physics(monkeypatch: pytest.MonkeyPatch, t
 def test_play_command_without_physics(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(physics, "simulate", None, raising=False)
     assert "physics" in _bad(["play", "--variant", "free"])
+
+
+def test_rules_never_import_the_physics() -> None:
+    import ast
+
+    rules_dir = Path(__file__).resolve().parents[3] / "env" / "rules"
+    for path in rules_dir.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+            assert not any("physics" in n for n in names), path.name
