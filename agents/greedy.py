@@ -121,8 +121,12 @@ class _Context:
         self.pos: Position = view.position
         self.table = view.position.table
         self.R = self.table.ball_radius
-        self.referee = view.referee or get_referee(view.variant, dict(view.options) or None, self.table)
-        self.state = view.state if view.state is not None else self.referee.initial_state(view.position)
+        self.referee = view.referee or get_referee(
+            view.variant, dict(view.options) or None, self.table
+        )
+        self.state = (
+            view.state if view.state is not None else self.referee.initial_state(view.position)
+        )
         self.me = view.player
         self.called = view.variant in CALLED
 
@@ -168,9 +172,13 @@ class _Context:
             return shot
         return fallback(self)
 
-    def shot(self, line: PotLine, phi: float, v: float, place: tuple[float, float] | None, **kw: Any) -> Shot:
+    def shot(
+        self, line: PotLine, phi: float, v: float, place: tuple[float, float] | None, **kw: Any
+    ) -> Shot:
         call = (line.target, line.pocket) if self.called else None
-        return Shot(ball=line.struck, phi=phi % 360.0, v=min(max(v, 0.3), 9.0), place=place, call=call, **kw)
+        return Shot(
+            ball=line.struck, phi=phi % 360.0, v=min(max(v, 0.3), 9.0), place=place, call=call, **kw
+        )
 
 
 # ---------------------------------------------------------------- candidates
@@ -301,7 +309,9 @@ def _pots(tr: Trial, line: PotLine, called: bool) -> bool:
     return False
 
 
-def refine(ctx: _Context, line: PotLine, place: tuple[float, float] | None, v: float, **kw: Any) -> Trial | None:
+def refine(
+    ctx: _Context, line: PotLine, place: tuple[float, float] | None, v: float, **kw: Any
+) -> Trial | None:
     """Secant iteration on phi until the noise-free stroke pots the target
     (throw correction); the potting trial, or None."""
     start = ctx.pos.xy(line.target)
@@ -370,7 +380,9 @@ def pot_line(
     return tr.value + hits / 4.0, tr, hits
 
 
-def carom_variant(ctx: _Context, line: PotLine, place: tuple[float, float] | None, tr: Trial) -> Trial:
+def carom_variant(
+    ctx: _Context, line: PotLine, place: tuple[float, float] | None, tr: Trial
+) -> Trial:
     """Five balls (RULES.md §5.7): a pot scores only with a carom, so try
     follow, draw and more pace, re-refined, and keep the best."""
     best = tr
@@ -455,14 +467,19 @@ def safety_pairs(ctx: _Context) -> list[tuple[str, tuple[float, float] | None, s
                     continue
                 others = [xy for b, xy in balls.items() if b not in (s, t)]
                 if path_clear(sxy, balls[t], others, ctx.R):
-                    out.append((math.hypot(balls[t][0] - sxy[0], balls[t][1] - sxy[1]), s, place, t))
+                    out.append(
+                        (math.hypot(balls[t][0] - sxy[0], balls[t][1] - sxy[1]), s, place, t)
+                    )
     out.sort(key=lambda x: x[0])
     return [(s, p, t) for _, s, p, t in out[:5]]
 
 
 def _nearest_pocket_call(ctx: _Context, target: str) -> tuple[str, str]:
     x, y = ctx.pos.xy(target)
-    pk = min(ctx.table.pockets.values(), key=lambda p: math.hypot(p.mouth_centre[0] - x, p.mouth_centre[1] - y))
+    pk = min(
+        ctx.table.pockets.values(),
+        key=lambda p: math.hypot(p.mouth_centre[0] - x, p.mouth_centre[1] - y),
+    )
     return (target, pk.name)
 
 

@@ -60,6 +60,7 @@ class FrameRecord:
     breaks_potting: list[int] = field(default_factory=lambda: [0, 0])
     refused: list[int] = field(default_factory=lambda: [0, 0])
     capped: bool = False
+    rack: str = ""  # the start position's text form (shared within a pair)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -160,7 +161,9 @@ class MatchResult:
             f"mean shots per frame: {d['mean_shots']:.1f}"
         )
         if any(d["refused_actions"]):
-            lines.append(f"  actions the referee refused (replaced by a random legal one): {d['refused_actions']}")
+            lines.append(
+                f"  actions the referee refused (replaced by a random legal one): {d['refused_actions']}"
+            )
         return "\n".join(lines)
 
 
@@ -218,7 +221,7 @@ def play_frame(
     game = Game.new(variant, seed=rack_seed(seed, pair), options=options, simulate=noisy)
     for i, ag in enumerate(agents):
         ag.reset(int(np.random.SeedSequence([seed, pair, seat_of[i], 0xA6E]).generate_state(1)[0]))
-    rec = FrameRecord(game_index, pair, seat_of, None, 0, (0, 0))
+    rec = FrameRecord(game_index, pair, seat_of, None, 0, (0, 0), rack=game.initial.to_text())
     last_shooter: int | None = None
     fallback_rng = np.random.default_rng([seed, pair, 0xFA11])
     actions = 0
@@ -318,4 +321,6 @@ def run_match(
     finally:
         if bar is not None:
             bar.close()
-    return MatchResult(variant, (agents[0], agents[1]), seed, None if nz is None else nz.name, max_shots, frames)
+    return MatchResult(
+        variant, (agents[0], agents[1]), seed, None if nz is None else nz.name, max_shots, frames
+    )

@@ -20,20 +20,27 @@ def register(app: typer.Typer) -> None:
     @app.command("match")
     @friendly_errors
     def match(
-        variant: Annotated[str, typer.Option("--variant", help="Variant, e.g. free, combined.")] = "free",
+        variant: Annotated[
+            str, typer.Option("--variant", help="Variant, e.g. free, combined.")
+        ] = "free",
         agents: Annotated[
             str, typer.Option("--agents", help="Two agent names, comma-separated: A,B.")
         ] = "greedy,random",
         games: Annotated[int, typer.Option("--games", help="Number of games (pairs of two).")] = 2,
-        seed: Annotated[int, typer.Option("--seed", help="Match seed: racks and noise streams.")] = 0,
+        seed: Annotated[
+            int, typer.Option("--seed", help="Match seed: racks and noise streams.")
+        ] = 0,
         noise: Annotated[
-            str, typer.Option("--noise", help="Execution noise preset (configs/noise): none, pro, ...")
+            str,
+            typer.Option("--noise", help="Execution noise preset (configs/noise): none, pro, ..."),
         ] = "none",
         max_shots: Annotated[
             int, typer.Option("--max-shots", help="Shots after which a frame is a draw.")
         ] = 300,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")] = True,
+        progress: Annotated[
+            bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")
+        ] = True,
     ) -> None:
         """Play GAMES duplicate games of VARIANT between two agents and summarise."""
         from piramida.env.physics import load_noise

@@ -1,0 +1,122 @@
+"""The match runner: reproducible for a seed, duplicate pairs share racks
+and noise, draws at the shot cap, the CLI's JSON and its bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from piramida.cli import app
+from piramida.eval.match import MatchError, noise_rng, rack_seed, run_match
+
+runner = CliRunner()
+
+
+def test_same_seed_same_result_other_seed_other_racks() -> None:
+    a = run_match("free", ["random", "random"], 4, seed=7, noise="pro", max_shots=25)
+    b = run_match("free", ["random", "random"], 4, seed=7, noise="pro", max_shots=25)
+    assert a.to_dict() == b.to_dict()
+    assert [f.to_dict() for f in a.frames] == [f.to_dict() for f in b.frames]
+    assert rack_seed(7, 0) != rack_seed(8, 0)
+    assert rack_seed(7, 0) != rack_seed(7, 1)
+
+
+def test_duplicate_pairs_share_rack_and_noise_with_seats_swapped() -> None:
+    # Two random agents seeded by seat: with the same rack and the same
+    # noise streams per seat, the two games of a pair are the same frame
+    # with the agents' roles exchanged.
+    r = run_match("free", ["random", "random"], 4, seed=3, noise="amateur", max_shots=30)
+    for k in (0, 2):
+        g0, g1 = r.frames[k], r.frames[k + 1]
+        assert g0.seats == (0, 1) and g1.seats == (1, 0)
+        assert g0.rack == g1.rack
+        assert g0.shots == g1.shots
+        assert g0.score == g1.score[::-1]
+        assert g0.fouls == g1.fouls[::-1]
+    # Different pairs get different racks.
+    assert r.frames[0].rack != r.frames[2].rack
+
+
+def test_noise_streams_are_keyed_by_pair_seat_and_shot() -> None:
+    draw = [
+        noise_rng(1, p, s, n).standard_normal()
+        for p, s, n in ((0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0))
+    ]
+    assert len(set(draw)) == 4
+    assert noise_rng(1, 0, 0, 0).standard_normal() == draw[0]
+    assert noise_rng(2, 0, 0, 0).standard_normal() != draw[0]
+
+
+def test_capped_frames_are_draws_worth_half() -> None:
+    r = run_match("free", ["random", "random"], 2, seed=1, max_shots=3)
+    assert r.draws == 2
+    assert r.wins == [1.0, 1.0]
+    assert all(f.capped and f.shots == 3 for f in r.frames)
+
+
+def test_greedy_beats_random_in_a_short_match() -> None:
+    r = run_match("free", ["greedy", "random"], 2, seed=2, noise="pro", max_shots=200)
+    d = r.to_dict()
+    assert d["wins"][0] > d["wins"][1]
+    assert d["balls_per_visit"][0] > d["balls_per_visit"][1]
+
+
+@pytest.mark.parametrize(
+    ("variant", "agents", "games"),
+    [
+        ("nope", ["random", "random"], 2),
+        ("free", ["random", "nobody"], 2),
+        ("free", ["random", "random"], 0),
+    ],
+)
+def test_bad_parameters(variant: str, agents: list[str], games: int) -> None:
+    with pytest.raises(MatchError):
+        run_match(variant, agents, games)
+
+
+def test_cli_json_keys_in_agent_order() -> None:
+    res = runner.invoke(
+        app,
+        [
+            "match",
+            "--variant",
+            "free",
+            "--agents",
+            "random,greedy",
+            "--games",
+            "2",
+            "--seed",
+            "4",
+            "--max-shots",
+            "30",
+            "--json",
+            "--no-progress",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    for key in ("games", "wins", "win_rate", "ci95", "balls_per_visit", "fouls_per_frame", "draws"):
+        assert key in d
+    assert d["games"] == 2 and d["agents"] == ["random", "greedy"]
+    assert sum(d["wins"]) == pytest.approx(2.0)
+    for (lo, hi), rate in zip(d["ci95"], d["win_rate"], strict=True):
+        assert 0 <= lo <= rate <= hi <= 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--agents", "random,nobody"],
+        ["--variant", "snooker"],
+        ["--games", "0"],
+        ["--agents", "random"],
+        ["--noise", "wobbly"],
+    ],
+)
+def test_cli_bad_input_is_one_line_exit_2(args: list[str]) -> None:
+    res = runner.invoke(app, ["match", "--no-progress", *args])
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert len(res.stderr.strip().splitlines()) == 1
