@@ -121,3 +121,12 @@ def test_launch_condition_sends_a_ball_off_the_table(table):
     # At the configured launch speed an ordinary hard shot stays on.
     r = simulate(Position.from_balls("free", {"1": (0.8, 1.0)}), Shot("1", 180, 4.0))
     assert r.off_table == [] and any(e.type == "cushion" for e in r.events)
+
+
+@pytest.mark.slow
+def test_pro_preset_meets_its_calibration_targets():
+    from piramida.env.physics.calibrate import pot_rate, references
+
+    straight, cut30, _ = references()
+    assert 0.95 <= pot_rate(straight, "pro", 1000, 0) <= 0.99
+    assert 0.70 <= pot_rate(cut30, "pro", 1000, 0) <= 0.90
