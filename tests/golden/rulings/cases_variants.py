@@ -264,3 +264,29 @@ case("five_start_spot_taken_respot", "RULES.md §5.7: start spot taken, §4.7 pr
 case("five_miss_no_points", "seed 000: general rules, foul_points = 0", "five_ball", before,
      shot(ball="w1", call=("r1", "fl")), Ev("w1").cush("w1", "rear"), after_of(before, moves={"w1": (1.2, 1.5)}),
      {"legal": False, "fouls": ["no_contact"], "score": [0, 0], "next": nxt(1, "choice", AFTER)})
+
+# ------------------------------------------------------------ more cases
+simple("combined_svoyak_ball_wins", "seed 003 (eight balls); item 1.16: the win is recorded at once",
+       "combined", v("combined", shelves=[["8", "9", "10", "11", "12", "13", "14"], ["15"]]), SV,
+       {"legal": True, "score": [7, 1], "winner": None}, gone=["0"], choices=["remove_ball:3"],
+       after_choices={"score": [8, 1], "winner": 0, "next": nxt(None, "none")})
+simple("dynamic_premium_shot_object_ball_scores", "RULES.md §5.5: on the premium shot object balls score",
+       "dynamic", DH, Ev("0").hit("0", "1").pot("1", "rl"),
+       {"legal": True, "scored": {"0": ["1"], "1": []}, "score": [4, 5], "next": nxt(0)}, gone=["1"],
+       sh=shot(place=(0.5, 1.8)), moves={"0": (0.6, 1.5)})
+NB = pos("nevskaya", {k: xy for k, xy in STD.items() if k != "0"}, in_hand="house", brk=True,
+         shelves=[[], []])
+simple("nevskaya_break_foul_take_or_hand", "seed 004 item 12.2 and Невская пирамида", "nevskaya",
+       {**NB, "balls": {**NB["balls"], **{str(i): [0.8 + 0.1 * (i - 8), 3.45] for i in range(8, 16)}}},
+       Ev("0").hit("0", "1").cush("2", "rear"),
+       {"legal": False, "fouls": ["illegal_break"],
+        "next": nxt(1, "choice", takes([str(i) for i in range(1, 16)]) + ["ball_in_hand_anywhere"])},
+       sh=shot(place=(1.0, 0.4)), moves={"0": (0.6, 1.5)}, choices=["take_ball:9"],
+       after_choices={"next": nxt(1, "choice", ["accept_and_shoot", "accept_and_make_offender_shoot",
+                                                "rerack_and_break", "rerack_and_make_offender_break"])})
+before5 = pos("five_ball", FB)
+case("five_jumped_ball_comes_back", "RULES.md §5.7 and §4.6: every jumped ball comes back", "five_ball",
+     before5, shot(ball="w1", call=("r1", "fl")), Ev("w1").hit("w1", "r1").off("y"),
+     after_of(before5, gone=["y"], moves={"w1": (1.2, 1.5)}),
+     {"legal": False, "fouls": ["jumped_ball"], "score": [0, 0], "respotted": {"y": START["y"]},
+      "next": nxt(1, "choice", AFTER)})
