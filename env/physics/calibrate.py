@@ -108,7 +108,7 @@ def pot_rate(ref: Reference, preset: str, trials: int, seed: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--presets", nargs="*", default=None)
