@@ -27,7 +27,7 @@ from piramida.env.events import Event, events_from_list
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.rules import get_referee
 from piramida.env.rules import pyramid as P
-from piramida.env.rules.ruling import BREAK, MAKE_OPPONENT_BREAK, Next, Ruling, State
+from piramida.env.rules.ruling import BREAK, MAKE_OPPONENT_BREAK, Next, Pending, Ruling, State
 from piramida.env.shot import Shot
 from piramida.env.table import Table
 
@@ -267,7 +267,7 @@ class Game:
         t = self.referee.table
         player = self._state.next.player or 0
         res = P.lag_result(
-            t, player, 0.0, events, after.ball_map, shot.ball, back_to_house=self.variant == "five_ball"
+            t, player, events, after.ball_map, shot.ball, back_to_house=self.variant == "five_ball"
         )
         self._lag_results.append(res)
         if player == 0:
@@ -278,8 +278,6 @@ class Game:
             self._state = State(self.initial, Next(0, "lag"), breaker=self.initial.to_move)
             return
         win = 0 if b is None or (a is not None and a < b) else 1
-        from piramida.env.rules.ruling import Pending
-
         pos = self.initial.replace(to_move=win, in_hand=None) if self.variant != "five_ball" else self.initial
         self._state = State(
             pos,

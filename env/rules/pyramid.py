@@ -441,7 +441,6 @@ def rack(table: Table, balls: Iterable[str], variant: str) -> dict[str, XY]:
 def lag_result(
     table: Table,
     side: int,
-    start_x: float,
     events: Sequence[Event],
     final: Mapping[str, XY],
     ball: str,
@@ -449,8 +448,9 @@ def lag_result(
 ) -> float | None:
     """One player's lag (item 7, RULES.md §4.1): the distance of the ball
     from the front cushion when it stops, or None when the lag is lost: the
-    ball crossed the long axis to the opponent's side (``side`` 0 plays left
-    of it, 1 right), did not reach the rear cushion, was pocketed or left the
+    ball ended on the opponent's side of the long axis (``side`` 0 plays
+    left of it, 1 right; the log has no trajectory, so where it stops is
+    what is judged), did not reach the rear cushion, was pocketed or left the
     table, touched a long cushion, or touched the rear cushion more than
     once. ``back_to_house`` adds the five-ball condition (seed 000, last
     paragraph): the ball must come back into the house."""

@@ -107,13 +107,13 @@ def test_legal_completion_reports_the_condition() -> None:
 
 def test_lag_rules() -> None:
     ok = [Event(0, "cue", ("0",)), Event(1, "cushion", ("0",), cushion="rear")]
-    assert P.lag_result(T, 0, 0, ok, {"0": (0.5, 0.4)}, "0") == 0.4
-    assert P.lag_result(T, 0, 0, ok, {"0": (1.3, 0.4)}, "0") is None  # crossed the long axis
+    assert P.lag_result(T, 0, ok, {"0": (0.5, 0.4)}, "0") == 0.4
+    assert P.lag_result(T, 0, ok, {"0": (1.3, 0.4)}, "0") is None  # crossed the long axis
     twice = ok + [Event(2, "cushion", ("0",), cushion="rear")]
-    assert P.lag_result(T, 0, 0, twice, {"0": (0.5, 0.4)}, "0") is None
+    assert P.lag_result(T, 0, twice, {"0": (0.5, 0.4)}, "0") is None
     side = ok + [Event(2, "cushion", ("0",), cushion="left_front")]
-    assert P.lag_result(T, 0, 0, side, {"0": (0.5, 0.4)}, "0") is None
-    assert P.lag_result(T, 0, 0, ok, {"0": (0.5, 1.4)}, "0", back_to_house=True) is None
+    assert P.lag_result(T, 0, side, {"0": (0.5, 0.4)}, "0") is None
+    assert P.lag_result(T, 0, ok, {"0": (0.5, 1.4)}, "0", back_to_house=True) is None
 
 
 # ------------------------------------------------------------------ the CLI
