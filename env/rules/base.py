@@ -179,7 +179,8 @@ class BaseReferee:
             "rear_house",
         ):
             # Item 21.2 (RULES.md §5.2): from hand, the first object ball hit
-            # must lie outside the (temporary) house.
+            # must lie outside the (temporary) house. Interpretation (docs/
+            # rules.md): applied in every pyramid variant, not only combined.
             x, y = facts.start[facts.first_contact]
             inside = self.table.in_house(x, y) if before.in_hand == "house" else self.table.in_rear_house(x, y)
             if inside and self.variant != "five_ball":
