@@ -5,8 +5,9 @@
 Models and their papers: docs/physics.md.
 """
 
+from piramida.env.physics.batch import BatchResult, simulate_batch
 from piramida.env.physics.noise import Noise, load_noise
 from piramida.env.physics.result import ShotResult
 from piramida.env.physics.simulate import simulate
 
-__all__ = ["Noise", "ShotResult", "load_noise", "simulate"]
+__all__ = ["BatchResult", "Noise", "ShotResult", "load_noise", "simulate", "simulate_batch"]

@@ -1,0 +1,158 @@
+"""``simulate_batch``: many shots in one call, in parallel (DESIGN.md §3).
+
+A pure function over arrays with a leading batch axis: the positions are
+packed into (B, N, 7) states (N = the most balls in any position; absent
+balls are out of play), the noise is drawn per shot from
+``default_rng(seeds[k])`` exactly as ``simulate`` draws it, and the numba
+event loop runs over shots with ``prange``. Each shot runs the same kernel
+on the same numbers as ``simulate``, so results are bit-identical to it
+(while a shot stays within ``max_events``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from piramida.env.physics.codes import EV_OFF, EV_POCKET, NEVCOL, NSEGCOL, NSTATE, POCKETED
+from piramida.env.physics.loop import run
+from piramida.env.physics.noise import Noise, load_noise
+from piramida.env.physics.result import ShotResult, build_events
+from piramida.env.physics.simulate import frozen_balls, place_struck_ball
+from piramida.env.position import Position
+from piramida.env.shot import Shot
+from piramida.env.table import POCKETS, Table
+
+# Where a ball ended, per (shot, ball): on the table, a pocket index 0..5,
+# off the table, or not in this position.
+ON_TABLE, OFF, ABSENT = -1, -2, -3
+
+
+@njit(cache=True, parallel=True)
+def _run_batch(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, cap, keep, ev_out, nev_out, status, where):
+    B = S.shape[0]
+    for k in prange(B):
+        ev = np.zeros((cap, NEVCOL))
+        seg = np.zeros((cap, NSEGCOL))
+        nev, _, st = run(S[k], mode[k], cue[k], phi[k], theta[k], V[k], a[k], b[k], CU, JW, FC, PK, P, ev, seg)
+        nev_out[k] = nev
+        status[k] = st
+        for q in range(nev):
+            typ = int(ev[q, 0])
+            if typ == EV_POCKET:
+                where[k, int(ev[q, 2])] = int(ev[q, 4])
+            elif typ == EV_OFF:
+                where[k, int(ev[q, 2])] = OFF
+        if keep:
+            for q in range(min(nev, ev_out.shape[1])):
+                for c in range(NEVCOL):
+                    ev_out[k, q, c] = ev[q, c]
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Outcomes of B shots.
+
+    ``xy`` (B, N, 2): final ball centres (meaningful where ``where`` is
+    ON_TABLE); ``where`` (B, N): ON_TABLE, a pocket index into
+    ``table.POCKETS``, OFF (left the table) or ABSENT; ``ids[k]``: the ball
+    ids of shot k in column order; ``n_events`` and ``status`` per shot;
+    ``shots``: the shots played (after noise); ``results``: full
+    ShotResults (events and final position, no trajectories) when asked for.
+    """
+
+    xy: np.ndarray
+    where: np.ndarray
+    ids: list[tuple[str, ...]]
+    n_events: np.ndarray
+    status: np.ndarray
+    shots: list[Shot]
+    results: list[ShotResult] | None
+
+    def pocketed(self, k: int) -> list[tuple[str, str]]:
+        """(ball, pocket) of shot k, in ball order (``results`` has drop order)."""
+        return [(b, POCKETS[int(w)]) for b, w in zip(self.ids[k], self.where[k], strict=False) if w >= 0]
+
+    def __len__(self) -> int:
+        return len(self.shots)
+
+
+def simulate_batch(
+    positions: Position | Sequence[Position],
+    shots: Sequence[Shot],
+    noise: str | Path | Noise | None = None,
+    seeds: Sequence[int | None] | None = None,
+    events: bool = False,
+    table: Table | None = None,
+    max_events: int = 4096,
+) -> BatchResult:
+    """Simulate ``shots[k]`` from ``positions[k]`` (or all from one
+    position) in parallel. ``seeds[k]`` seeds shot k's noise as
+    ``simulate(..., seed=seeds[k])`` would. With ``events=True`` each
+    shot's event log and final Position come back in ``results``."""
+    from piramida.env.physics.arrays import table_arrays
+
+    B = len(shots)
+    pos_list = [positions] * B if isinstance(positions, Position) else list(positions)
+    if len(pos_list) != B:
+        raise ValueError(f"simulate_batch: {len(pos_list)} positions for {B} shots")
+    seed_list = list(seeds) if seeds is not None else [None] * B
+    if len(seed_list) != B:
+        raise ValueError(f"simulate_batch: {len(seed_list)} seeds for {B} shots")
+    table = table or (pos_list[0].table if B else Table.default())
+    nz = load_noise(noise)
+    played: list[Shot] = []
+    starts: list[tuple[Position, bool]] = []
+    for pos, sh, sd in zip(pos_list, shots, seed_list, strict=True):
+        if nz is not None:
+            sh = nz.perturb(sh, np.random.default_rng(sd))
+        played.append(sh)
+        starts.append(place_struck_ball(pos, sh, table))
+    N = max((len(s.balls) for s, _ in starts), default=1)
+    S = np.zeros((B, N, NSTATE))
+    mode = np.full((B, N), POCKETED, dtype=np.int64)
+    where = np.full((B, N), ABSENT, dtype=np.int64)
+    ids: list[tuple[str, ...]] = []
+    cue = np.zeros(B, dtype=np.int64)
+    prm = np.zeros((6, B))
+    for k, ((start, _), sh) in enumerate(zip(starts, played, strict=True)):
+        ids.append(start.ids)
+        for i, (_, x, y) in enumerate(start.balls):
+            S[k, i, 0] = x
+            S[k, i, 1] = y
+            mode[k, i] = 0
+            where[k, i] = ON_TABLE
+        cue[k] = start.ids.index(sh.ball)
+        prm[:, k] = (math.radians(sh.phi), math.radians(sh.theta), sh.v, sh.a, sh.b, 0.0)
+    ta = table_arrays(table)
+    ev_out = np.zeros((B if events else 0, max_events if events else 0, NEVCOL))
+    nev = np.zeros(B, dtype=np.int64)
+    status = np.zeros(B, dtype=np.int64)
+    _run_batch(S, mode, cue, prm[0], prm[1], prm[2], prm[3], prm[4], ta.CU, ta.JW, ta.FC, ta.PK,
+               ta.P, max_events, events, ev_out, nev, status, where)
+    results = None
+    if events:
+        results = []
+        for k, (start, _placed) in enumerate(starts):
+            ev = ev_out[k, : nev[k]]
+            n = len(ids[k])
+            balls = tuple((ids[k][i], float(S[k, i, 0]), float(S[k, i, 1])) for i in range(n) if mode[k, i] >= 0)
+            results.append(
+                ShotResult(
+                    events=build_events(ev, ids[k]),
+                    final=start.replace(balls=balls),
+                    pocketed=[(ids[k][int(r[2])], POCKETS[int(r[4])]) for r in ev if int(r[0]) == EV_POCKET],
+                    off_table=[ids[k][int(r[2])] for r in ev if int(r[0]) == EV_OFF],
+                    frozen=frozen_balls(start, table),
+                    shot=played[k],
+                    status=int(status[k]),
+                    _ids=ids[k],
+                    _P=ta.P,
+                )
+            )
+    return BatchResult(S[:, :, :2].copy(), where, ids, nev, status, played, results)
