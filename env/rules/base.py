@@ -59,6 +59,10 @@ class Referee(Protocol):
 
     def legal_choices(self, state: State) -> tuple[str, ...]: ...
 
+    def allowed_cue_balls(self, position: Position) -> tuple[str, ...]: ...
+
+    def target(self) -> int: ...
+
 
 _REGISTRY: dict[str, Callable[..., Referee]] = {}
 
