@@ -75,6 +75,9 @@ class GreedyAgent:
     def __init__(self, seed: int | None = None, max_lines: int = MAX_LINES) -> None:
         self.seed = seed
         self.max_lines = max_lines
+        #: What the last shot meant to do: ("pot", ball, pocket), ("safety",)
+        #: or ("break",); the match runner counts pot rates from it.
+        self.last_intent: tuple[str, ...] = ()
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -85,32 +88,39 @@ class GreedyAgent:
         ctx = _Context(view)
         if view.kind == "choice":
             return choose(ctx)
+        if view.kind == "lag":
+            self.last_intent = ("lag",)
+            return lag_shot(view)
         if view.is_break and view.variant != "five_ball":
+            self.last_intent = ("break",)
             return ctx.final(break_shot(ctx))
         return ctx.final(self.best_shot(ctx))
 
     def best_shot(self, ctx: _Context) -> Shot:
         pot = self.best_pot(ctx)
         if pot is not None:
-            return pot.shot
+            line = pot[1]
+            self.last_intent = ("pot", line.target, line.pocket)
+            return pot[0].shot
+        self.last_intent = ("safety",)
         return safety(ctx).shot
 
-    def best_pot(self, ctx: _Context) -> Trial | None:
-        """The best potting shot found, or None."""
-        found: list[tuple[float, Trial]] = []
+    def best_pot(self, ctx: _Context) -> tuple[Trial, PotLine] | None:
+        """The best potting shot found and its line, or None."""
+        found: list[tuple[float, Trial, PotLine]] = []
         robust = 0
         for line, place in candidate_lines(ctx)[: self.max_lines]:
             got = pot_line(ctx, line, place)
             if got is None:
                 continue
-            found.append((got[0], got[1]))
+            found.append((got[0], got[1], line))
             robust += got[2] == 4
             if robust >= ENOUGH_POTS:
                 break
         if not found:
             return None
-        found.sort(key=lambda st: -st[0])
-        return found[0][1]
+        best = max(found, key=lambda st: st[0])
+        return best[1], best[2]
 
 
 class _Context:
@@ -418,6 +428,33 @@ def break_shot(ctx: _Context) -> Shot:
                 if tr is not None and (best is None or tr.value > best.value):
                     best = tr
     return best.shot if best is not None else fallback(ctx)
+
+
+# ---------------------------------------------------------------- lag
+def lag_shot(view: GameView) -> Shot:
+    """The lag (RULES.md §4.1, item 7): from the house on our side of the long
+    axis, straight at the rear cushion; the speed whose noise-free ball comes
+    back nearest the front cushion having touched the rear cushion once and
+    no other."""
+    t = view.table
+    ball = cue_ball_of(view.variant, view.player)
+    x = t.width * (0.75 if view.player == 1 else 0.25)
+    place = (x, t.house_line - 0.1)
+    empty = Position(view.variant, (), to_move=view.player, in_hand="house", table=t)
+    best: tuple[float, Shot] | None = None
+    for k in range(16):
+        shot = Shot(ball=ball, phi=90.0, v=1.5 + 0.2 * k, place=place)
+        try:
+            res = simulate(empty, shot)
+        except PiramidaError:
+            continue
+        cushions = [e.cushion for e in res.events if e.type == "cushion"]
+        if cushions[:1] != ["rear"] or cushions.count("rear") != 1 or ball not in res.final:
+            continue
+        y = res.final.xy(ball)[1]
+        if best is None or y < best[0]:
+            best = (y, shot)
+    return best[1] if best is not None else Shot(ball=ball, phi=90.0, v=2.5, place=place)
 
 
 # ---------------------------------------------------------------- safety

@@ -59,6 +59,8 @@ class FrameRecord:
     breaks_legal: list[int] = field(default_factory=lambda: [0, 0])
     breaks_potting: list[int] = field(default_factory=lambda: [0, 0])
     refused: list[int] = field(default_factory=lambda: [0, 0])
+    pot_attempts: list[int] = field(default_factory=lambda: [0, 0])
+    pots_made: list[int] = field(default_factory=lambda: [0, 0])
     capped: bool = False
     rack: str = ""  # the start position's text form (shared within a pair)
 
@@ -129,6 +131,7 @@ class MatchResult:
             "fouls_per_frame": [self._total("fouls", i) / n if n else 0.0 for i in (0, 1)],
             "break_legal": [self._ratio("breaks_legal", "breaks", i) for i in (0, 1)],
             "break_pots": [self._ratio("breaks_potting", "breaks", i) for i in (0, 1)],
+            "pot_rate": [self._ratio("pots_made", "pot_attempts", i) for i in (0, 1)],
             "mean_shots": (sum(f.shots for f in self.frames) / n) if n else 0.0,
             "refused_actions": [self._total("refused", i) for i in (0, 1)],
             "max_shots": self.max_shots,
@@ -146,7 +149,7 @@ class MatchResult:
             f"{self.variant}: {a} vs {b}, {d['games']} games ({(d['games'] + 1) // 2} duplicate pairs), "
             f"seed {self.seed}, noise {self.noise or 'none'}",
             f"  {'agent':<{w}}  {'wins':>6}  {'rate':>6}  {'95% CI':>15}  {'balls/visit':>11}  "
-            f"{'fouls/frame':>11}  {'break legal':>11}  {'break pots':>10}",
+            f"{'fouls/frame':>11}  {'break legal':>11}  {'break pots':>10}  {'pot rate':>8}",
         ]
         for i, name in enumerate(self.agents):
             lo, hi = d["ci95"][i]
@@ -154,7 +157,7 @@ class MatchResult:
                 f"  {name:<{w}}  {d['wins'][i]:>6g}  {d['win_rate'][i]:>6.3f}  "
                 f"{f'[{lo:.3f}, {hi:.3f}]':>15}  {fmt(d['balls_per_visit'][i]):>11}  "
                 f"{d['fouls_per_frame'][i]:>11.2f}  {fmt(d['break_legal'][i]):>11}  "
-                f"{fmt(d['break_pots'][i]):>10}"
+                f"{fmt(d['break_pots'][i]):>10}  {fmt(d['pot_rate'][i]):>8}"
             )
         lines.append(
             f"  draws (no winner within {self.max_shots} shots): {d['draws']}; "
@@ -263,6 +266,11 @@ def play_frame(
         rec.balls[who] += scored
         if not ruling.legal:
             rec.fouls[who] += 1
+        intent = getattr(agents[who], "last_intent", ())
+        if intent and intent[0] == "pot":
+            # Agents that say what they meant (greedy): did the ball score?
+            rec.pot_attempts[who] += 1
+            rec.pots_made[who] += int(intent[1] in ruling.scored.get(seat, ()))
         if was_break:
             rec.breaks[who] += 1
             rec.breaks_legal[who] += int(ruling.legal)
