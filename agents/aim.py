@@ -54,7 +54,10 @@ def aim_point(pocket: Pocket, table: Table) -> Point:
     """A point on the pocket axis just behind the mouth: the centre of the
     opening the object ball must pass through."""
     d = 0.5 * table.ball_radius
-    return (pocket.mouth_centre[0] + pocket.axis[0] * d, pocket.mouth_centre[1] + pocket.axis[1] * d)
+    return (
+        pocket.mouth_centre[0] + pocket.axis[0] * d,
+        pocket.mouth_centre[1] + pocket.axis[1] * d,
+    )
 
 
 def _dist_point_segment(p: Point, a: Point, b: Point) -> float:
@@ -68,7 +71,9 @@ def _dist_point_segment(p: Point, a: Point, b: Point) -> float:
     return math.hypot(p[0] - (ax + s * dx), p[1] - (ay + s * dy))
 
 
-def path_clear(a: Point, b: Point, others: Iterable[Point], radius: float, clearance: float = 0.0) -> bool:
+def path_clear(
+    a: Point, b: Point, others: Iterable[Point], radius: float, clearance: float = 0.0
+) -> bool:
     """Can a ball of ``radius`` roll from a to b without touching balls at
     ``others``?"""
     limit = 2 * radius + clearance
@@ -83,7 +88,9 @@ def pocket_window(pocket: Pocket, approach_deg: float, table: Table) -> float:
     return pocket.mouth * c - 2 * table.ball_radius
 
 
-def pot_lines(position: Position, struck: str, targets: Iterable[str] | None = None) -> list[PotLine]:
+def pot_lines(
+    position: Position, struck: str, targets: Iterable[str] | None = None
+) -> list[PotLine]:
     """Every geometrically open pot for ``struck``, easiest first."""
     t = position.table
     R = t.ball_radius
@@ -104,7 +111,9 @@ def pot_lines(position: Position, struck: str, targets: Iterable[str] | None = N
             if od < 1e-9:
                 continue
             ux, uy = ox / od, oy / od
-            approach = math.degrees(math.acos(max(-1.0, min(1.0, ux * pocket.axis[0] + uy * pocket.axis[1]))))
+            approach = math.degrees(
+                math.acos(max(-1.0, min(1.0, ux * pocket.axis[0] + uy * pocket.axis[1])))
+            )
             window = pocket_window(pocket, approach, t)
             if window <= 0:
                 continue
@@ -126,7 +135,9 @@ def pot_lines(position: Position, struck: str, targets: Iterable[str] | None = N
             window_angle = window / od
             difficulty = (1.0 + cd / max(od, 0.1)) / (max(window_angle, 1e-6) * max(cos_cut, 0.05))
             phi = math.degrees(math.atan2(cy, cx)) % 360.0
-            out.append(PotLine(struck, target, pocket.name, phi, cut, g, ap, cd, od, approach, difficulty))
+            out.append(
+                PotLine(struck, target, pocket.name, phi, cut, g, ap, cd, od, approach, difficulty)
+            )
     out.sort(key=lambda p: p.difficulty)
     return out
 
