@@ -1,6 +1,6 @@
 """piramida.agents: the Agent protocol and the agents (DESIGN.md §6).
 
-``make_agent(name, **kw)`` builds an agent by name: ``random``, ``greedy``.
+``make_agent(name, **kw)`` builds an agent by name: ``random``, ``greedy``, ``planner``.
 """
 
 from __future__ import annotations
@@ -27,8 +27,14 @@ def _greedy(**kw: Any) -> Any:
     return GreedyAgent(**kw)
 
 
+def _planner(**kw: Any) -> Any:
+    from piramida.agents.planner import PlannerAgent
+
+    return PlannerAgent(**kw)
+
+
 #: Agent name -> factory; factories import lazily so that listing is cheap.
-AGENTS: dict[str, Callable[..., Any]] = {"random": _random, "greedy": _greedy}
+AGENTS: dict[str, Callable[..., Any]] = {"random": _random, "greedy": _greedy, "planner": _planner}
 
 
 def make_agent(name: str, **kw: Any) -> Any:

@@ -1,0 +1,534 @@
+"""The planner: Monte Carlo shot selection under execution noise (DESIGN.md §6).
+
+1. Candidates from the geometry: the open pot lines of every ball it may
+   strike (``aim.pot_lines`` through greedy's ``candidate_lines``, which
+   also places a ball in hand behind the ghost ball and keeps item 21.2's
+   first-contact rule), the aim corrected for throw by greedy's secant
+   ``refine`` (noise-free simulation); for the easiest lines, variants with
+   follow, draw and more pace, each re-refined from the corrected aim; and a
+   few safeties (full and half-ball contacts on the nearest clear balls),
+   so that a hard pot is weighed against playing safe.
+2. Each candidate is played ``k`` times under the configured skill's noise
+   (``configs/noise``), with common random numbers (sample ``j`` draws the
+   same stroke errors for every candidate, which sharpens the comparison),
+   and every sample is judged by the variant's referee: the points scored,
+   the penalty (a foul is a loss of value, not just a miss: the opponent's
+   penalty ball or the points deducted, and the choice he then gets), who
+   shoots next, and the frame won.
+3. A sample's value is the immediate gain plus the value of the position it
+   leaves, one level deeper: the easiest open pot for whoever shoots next
+   (``planner_leave``), as a turn value ``T(p) = unit * (1.5 p - 0.5)`` - the
+   ball he pots with chance p, less what the other player makes of a miss
+   (taken as even) - positive when it is us, negative when it is the
+   opponent.
+4. Successive halving: every candidate gets a few samples, the better half
+   gets twice as many, and so on until the budget is spent (wall time
+   ``budget_s`` or a simulation count ``n_sims``; the count is exact and
+   gives the same answer on any machine).
+
+Deterministic for a seed: candidates come from deterministic geometry and
+noise-free refinement, and the noise streams from ``(seed, position)``.
+The break and the choices outside a shot follow greedy (documented there);
+the "shoot or make the offender shoot" choice uses the planner's own turn
+value.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from piramida.agents import greedy as G
+from piramida.agents.aim import PotLine, cue_speed_for
+from piramida.agents.base import Action, GameView
+from piramida.agents.planner_leave import easiest_difficulty, pot_probability
+from piramida.env.errors import PiramidaError
+from piramida.env.physics import ShotResult, load_noise, simulate
+from piramida.env.position import Position
+from piramida.env.shot import Shot
+
+#: Lines refined into candidates, and of those the easiest given spin variants.
+MAX_LINES = 8
+SPIN_LINES = 3
+#: (b, speed factor, name): stun, follow, draw, firmer stun.
+SPINS: tuple[tuple[float, float, str], ...] = (
+    (0.35, 1.0, "follow"),
+    (-0.35, 1.25, "draw"),
+    (0.0, 1.5, "firm stun"),
+)
+#: Samples per candidate in the first round of successive halving, and the
+#: most any candidate gets.
+FIRST_SAMPLES = 4
+MAX_SAMPLES = 64
+#: Share of the budget candidate generation may use before evaluation.
+GEN_SHARE = 0.45
+#: Turn value for a cue ball in hand (a pot is nearly always on).
+P_IN_HAND = 0.75
+#: A frame won or lost, in units of a ball.
+WIN_UNITS = 25.0
+#: Points a pot is worth in the five-ball game (RULES.md §5.7: 4-23).
+FIVE_BALL_UNIT = 8.0
+POCKET_NAMES = {
+    "fl": "front-left corner",
+    "fr": "front-right corner",
+    "ml": "middle-left pocket",
+    "mr": "middle-right pocket",
+    "rl": "rear-left corner",
+    "rr": "rear-right corner",
+}
+
+
+@dataclass
+class Candidate:
+    """One shot under evaluation and its running statistics."""
+
+    shot: Shot
+    kind: str  # "pot" or "safety"
+    line: PotLine | None = None
+    spin: str = "stun"
+    values: list[float] = field(default_factory=list)
+    pots: int = 0
+    fouls: int = 0
+    points: float = 0.0
+    rounds: int = 0  # rounds of successive halving it took part in
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def mean(self) -> float:
+        return float(np.mean(self.values)) if self.values else -math.inf
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A ranked suggestion: the shot and what the samples said of it.
+
+    ``p_pot``: share of samples on which the shooter scored (a legal shot
+    with a ball to his shelf or points); ``p_foul``: share ruled a foul;
+    ``expected_points``: mean points gained by the shooter less points
+    gained by the opponent on the shot itself (penalty balls and свояк
+    included); ``value``: that plus the value of the position left."""
+
+    shot: Shot
+    kind: str
+    p_pot: float
+    p_foul: float
+    expected_points: float
+    value: float
+    samples: int
+    description: str
+    line: PotLine | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "shot": self.shot.to_text(),
+            "p_pot": round(self.p_pot, 4),
+            "p_foul": round(self.p_foul, 4),
+            "expected_points": round(self.expected_points, 4),
+            "description": self.description,
+        }
+
+
+class Budget:
+    """Wall time or a simulation count, whichever is given (count wins)."""
+
+    def __init__(self, budget_s: float | None, n_sims: int | None) -> None:
+        self.t0 = time.perf_counter()
+        self.budget_s = budget_s
+        self.n_sims = n_sims
+        self.used = 0
+
+    def spent(self, share: float = 1.0) -> bool:
+        if self.n_sims is not None:
+            return self.used >= self.n_sims * share
+        if self.budget_s is None:
+            return False
+        return time.perf_counter() - self.t0 >= self.budget_s * share
+
+
+class _Ctx(G._Context):
+    """Greedy's decision context, counting the simulations it runs."""
+
+    def __init__(self, view: GameView, budget: Budget) -> None:
+        super().__init__(view)
+        self.budget = budget
+
+    def trial(self, shot: Shot) -> G.Trial | None:
+        self.budget.used += 1
+        return super().trial(shot)
+
+
+def _simulate_many(
+    position: Position, shots: Sequence[Shot], noise: Any, seeds: Sequence[int]
+) -> list[ShotResult | None]:
+    """Each shot with its own noise seed; None where the physics refuses it.
+    Uses ``simulate_batch`` when the physics offers one, else a loop."""
+    try:
+        from piramida.env.physics import simulate_batch  # type: ignore[attr-defined]
+    except ImportError:
+        simulate_batch = None
+    if simulate_batch is not None:
+        try:
+            return list(simulate_batch(position, list(shots), noise=noise, seeds=list(seeds)))
+        except (TypeError, PiramidaError):
+            pass  # an unexpected signature or a refused shot: fall back to the loop
+    out: list[ShotResult | None] = []
+    for s, sd in zip(shots, seeds, strict=True):
+        try:
+            out.append(simulate(position, s, noise=noise, seed=sd))
+        except PiramidaError:
+            out.append(None)
+    return out
+
+
+class PlannerAgent:
+    """Monte Carlo planner; see the module docstring."""
+
+    name = "planner"
+
+    def __init__(
+        self,
+        budget_s: float | None = 1.0,
+        noise: str | None = "pro",
+        seed: int | None = 0,
+        n_sims: int | None = None,
+        n_samples: int = MAX_SAMPLES,
+        max_lines: int = MAX_LINES,
+    ) -> None:
+        self.budget_s = budget_s
+        self.noise = None if noise in (None, "none") else load_noise(noise)
+        self.seed = 0 if seed is None else int(seed)
+        self.n_sims = n_sims
+        self.n_samples = max(1, int(n_samples))
+        self.max_lines = max_lines
+        self.phi_sigma = self.noise.phi if self.noise is not None else 0.0
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.seed = int(seed)
+
+    # ------------------------------------------------------------ entry
+    def act(self, view: GameView) -> Action:
+        budget = Budget(self.budget_s, self.n_sims)
+        ctx = _Ctx(view, budget)
+        if view.kind == "choice":
+            return self.choose(ctx)
+        if view.is_break and view.variant != "five_ball":
+            return ctx.final(G.break_shot(ctx))
+        plans = self.plan_ctx(ctx, top=1)
+        if not plans:
+            return ctx.final(G.fallback(ctx))
+        return ctx.final(plans[0].shot)
+
+    def plan(self, view: GameView, top: int = 3) -> list[Plan]:
+        """The ``top`` best shots for a shot decision, best first."""
+        if view.kind != "shot":
+            raise PiramidaError(
+                f"planner: a {view.kind} is pending, not a shot (position: {view.position.to_text()})"
+            )
+        ctx = _Ctx(view, Budget(self.budget_s, self.n_sims))
+        return self.plan_ctx(ctx, top)
+
+    def plan_ctx(self, ctx: _Ctx, top: int) -> list[Plan]:
+        cands = self.candidates(ctx)
+        if not cands:
+            return []
+        self.evaluate(ctx, cands)
+        # The survivors of the last round first, by value; then the ones
+        # dropped earlier.
+        ranked = sorted(cands, key=lambda c: (-c.rounds, -c.mean))
+        return [self._plan_of(ctx, c) for c in ranked[:top]]
+
+    # ------------------------------------------------------------ candidates
+    def candidates(self, ctx: _Ctx) -> list[Candidate]:
+        out: list[Candidate] = []
+        seen: set[str] = set()
+
+        def add(c: Candidate) -> None:
+            if not ctx.legal(c.shot):
+                return
+            key = c.shot.to_text()
+            if key not in seen:
+                seen.add(key)
+                out.append(c)
+
+        if ctx.pos.is_break and ctx.view.variant != "five_ball":
+            # The break (RULES.md §4.2): greedy's stroke at the rack, evaluated.
+            add(Candidate(G.break_shot(ctx), "break"))
+            return out
+        lines = G.candidate_lines(ctx)[: self.max_lines]
+        refined: list[tuple[PotLine, tuple[float, float] | None, G.Trial]] = []
+        for line, place in lines:
+            if ctx.budget.spent(GEN_SHARE) and out:
+                break
+            v0 = cue_speed_for(line, ctx.table)
+            tr = None
+            # Softer or with draw when the plain stroke scratches (a ball in
+            # the jaws: the cue ball follows it in).
+            for k, b in ((1.0, 0.0), (0.75, 0.0), (1.4, 0.0), (1.0, -0.35)):
+                tr = G.refine(ctx, line, place, v0 * k, b=b)
+                if tr is not None:
+                    break
+            if tr is None:
+                continue
+            refined.append((line, place, tr))
+            add(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
+        for line, place, tr in refined[:SPIN_LINES]:
+            for b, k, name in SPINS:
+                if ctx.budget.spent(GEN_SHARE):
+                    break
+                start = replace(line, phi=tr.shot.phi)
+                alt = G.refine(ctx, start, place, tr.shot.v * k, b=b)
+                if alt is not None:
+                    add(Candidate(alt.shot, "pot", line, name))
+        for shot in self.safeties(ctx, few=3 if out else 6):
+            add(Candidate(shot, "safety"))
+        if not out:
+            try:
+                add(Candidate(G.fallback(ctx), "safety"))
+            except PiramidaError:
+                pass
+        return out
+
+    def safeties(self, ctx: _Ctx, few: int) -> list[Shot]:
+        """Full and half-ball contacts on the nearest clear balls."""
+        shots: list[Shot] = []
+        for ball, place, target in G.safety_pairs(ctx)[:few]:
+            sx, sy = place if place is not None else ctx.pos.xy(ball)
+            tx, ty = ctx.pos.xy(target)
+            d = max(math.hypot(tx - sx, ty - sy), 2 * ctx.R)
+            base = math.degrees(math.atan2(ty - sy, tx - sx))
+            call = G._nearest_pocket_call(ctx, target) if ctx.called else None
+            for off, v in ((0.0, 2.5), (0.5, 3.5)):
+                phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
+                shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place, call=call))
+        return shots
+
+    # ------------------------------------------------------------ evaluation
+    def _seeds(self, ctx: _Ctx, start: int, k: int) -> list[int]:
+        key = zlib.crc32(ctx.pos.to_text().encode())
+        ss = np.random.SeedSequence([self.seed, key, 0x9A11])
+        all_ = ss.generate_state(start + k, dtype=np.uint64)
+        return [int(s) for s in all_[start:]]
+
+    def evaluate(self, ctx: _Ctx, cands: list[Candidate]) -> None:
+        """Successive halving over the candidates until the budget is spent."""
+        alive = list(cands)
+        k = FIRST_SAMPLES if self.noise is not None else 1
+        for c in alive:
+            c.values.clear()
+        while True:
+            for c in alive:
+                c.rounds += 1
+            for c in alive:
+                need = min(k, self.n_samples) - c.n
+                if need <= 0:
+                    continue
+                seeds = self._seeds(ctx, c.n, need)
+                results = _simulate_many(ctx.pos, [c.shot] * need, self.noise, seeds)
+                ctx.budget.used += need
+                for res in results:
+                    self._score(ctx, c, res)
+                if ctx.budget.spent() and all(x.n > 0 for x in alive):
+                    break
+            if ctx.budget.spent() or self.noise is None:
+                break
+            if len(alive) > 1:
+                alive.sort(key=lambda c: -c.mean)
+                alive = alive[: max(1, math.ceil(len(alive) / 2))]
+            if k >= self.n_samples:
+                break
+            k = min(2 * k, self.n_samples)
+
+    def _score(self, ctx: _Ctx, c: Candidate, res: ShotResult | None) -> None:
+        if res is None:
+            c.values.append(-WIN_UNITS * self.unit(ctx.pos, ctx))
+            c.fouls += 1
+            return
+        try:
+            ruling = ctx.referee.judge(ctx.pos, res.shot, res.events, res.final, (), ctx.state)
+        except PiramidaError:
+            c.values.append(-WIN_UNITS * self.unit(ctx.pos, ctx))
+            c.fouls += 1
+            return
+        immediate, potted = self.immediate(ctx, ruling)
+        c.points += immediate
+        c.pots += int(potted)
+        c.fouls += int(not ruling.legal)
+        c.values.append(immediate + self.leave(ctx, ruling))
+
+    # ------------------------------------------------------------ values
+    def unit(self, pos: Position, ctx: _Ctx) -> float:
+        """Points one pot is worth on average in this variant."""
+        v = ctx.view.variant
+        if v == "five_ball":
+            return FIVE_BALL_UNIT
+        opts = ctx.referee.options
+        if v == "classic71" or opts.get("scoring") == "points":
+            ace = float(opts.get("ace_value", 11))
+            vals = [ace if b == "1" else float(b) for b in pos.ids if b.isdigit() and b != "0"]
+            return float(np.mean(vals)) if vals else 1.0
+        return 1.0
+
+    def immediate(self, ctx: _Ctx, ruling: Any) -> tuple[float, bool]:
+        """Net points on the shot for the shooter, and whether he scored."""
+        me, op = ctx.me, 1 - ctx.me
+        before = ctx.pos.score
+        gain = float((ruling.score[me] - before[me]) - (ruling.score[op] - before[op]))
+        unit = self.unit(ctx.pos, ctx)
+        pend = getattr(ruling.state, "pending", None)
+        if pend is not None:
+            stages = pend.stages
+            # A ball still to be taken for someone (RULES.md §5.1 penalty,
+            # §5.2 свояк, §5.4 take-or-hand) is not in the score yet.
+            if "take" in stages or "take_or_hand" in stages:
+                gain += unit if pend.chooser == me else -unit
+            if "svoyak" in stages:
+                gain += unit if pend.offender == me else -unit
+        if ruling.winner == me:
+            gain += WIN_UNITS * unit
+        elif ruling.winner == op:
+            gain -= WIN_UNITS * unit
+        potted = bool(ruling.legal and ruling.scored.get(me))
+        return gain, potted
+
+    def turn_value(self, ctx: _Ctx, pos: Position, in_hand: Any) -> float:
+        """What shooting next from ``pos`` is worth to that shooter."""
+        unit = self.unit(pos, ctx)
+        if in_hand:
+            p = P_IN_HAND
+        else:
+            try:
+                cues = [c for c in ctx.referee.allowed_cue_balls(pos) if c in pos]
+            except PiramidaError:
+                cues = []
+            targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
+            p = pot_probability(easiest_difficulty(pos, cues, targets), self.phi_sigma)
+        return unit * (1.5 * p - 0.5)
+
+    def leave(self, ctx: _Ctx, ruling: Any) -> float:
+        if ruling.winner is not None or getattr(ruling.state, "over", False):
+            return 0.0
+        nxt = ruling.next
+        pos = ruling.position
+        if nxt.kind == "shot" and nxt.player is not None:
+            t = self.turn_value(ctx, pos, nxt.in_hand)
+            return t if nxt.player == ctx.me else -t
+        if nxt.kind == "choice" and nxt.player is not None:
+            # The chooser shoots or hands the table over, whichever is better
+            # for him (RULES.md §4.8).
+            pend = getattr(ruling.state, "pending", None)
+            hand = pend.in_hand if pend is not None else None
+            t = abs(self.turn_value(ctx, pos.replace(to_move=nxt.player), hand))
+            return t if nxt.player == ctx.me else -t
+        return 0.0
+
+    # ------------------------------------------------------------ choices
+    def choose(self, ctx: _Ctx) -> str:
+        choices = ctx.view.choices
+        for yes, no in (
+            ("shoot", "make_offender_shoot"),
+            ("accept_and_shoot", "accept_and_make_offender_shoot"),
+        ):
+            if yes in choices and no in choices:
+                pend = getattr(ctx.state, "pending", None)
+                hand = pend.in_hand if pend is not None else None
+                t = self.turn_value(ctx, ctx.pos.replace(to_move=ctx.me), hand)
+                return yes if t > 0 else no
+        return G.choose(ctx)
+
+    # ------------------------------------------------------------ output
+    def _plan_of(self, ctx: _Ctx, c: Candidate) -> Plan:
+        n = max(c.n, 1)
+        return Plan(
+            shot=c.shot,
+            kind=c.kind,
+            p_pot=c.pots / n,
+            p_foul=c.fouls / n,
+            expected_points=c.points / n,
+            value=c.mean if c.values else 0.0,
+            samples=c.n,
+            description=describe(ctx, c, self),
+            line=c.line,
+        )
+
+
+def _spin_name(b: float) -> str:
+    return "follow" if b > 0.15 else ("draw" if b < -0.15 else "stun")
+
+
+def warm_up(view: GameView) -> None:
+    """Load the compiled physics and the referee with one throwaway shot, so
+    that a wall-time budget is spent on thinking."""
+    pos = view.position
+    ball = next((b for b in pos.ids), None)
+    if ball is None:
+        return
+    try:
+        simulate(pos, Shot(ball=ball, phi=90.0, v=0.5))
+    except PiramidaError:
+        pass
+
+
+def describe(ctx: _Ctx, c: Candidate, planner: PlannerAgent) -> str:
+    """One line: what goes where, with what spin, and what it leaves."""
+    parts: list[str] = []
+    if c.kind == "pot" and c.line is not None:
+        ln = c.line
+        s = f"{ln.target} into the {POCKET_NAMES.get(ln.pocket, ln.pocket)}"
+        if ctx.view.variant == "free" or ln.struck != ctx.cue_balls()[0]:
+            s += f" off {ln.struck}"
+        if c.shot.place is not None:
+            s += f" (ball in hand at {c.shot.place[0]:.2f},{c.shot.place[1]:.2f})"
+        parts.append(s)
+        parts.append(f"cut {ln.cut:.0f}°, {c.spin}")
+    elif c.kind == "break":
+        parts.append(f"break with {c.shot.ball} at the rack")
+    else:
+        parts.append(f"safety with {c.shot.ball}")
+    parts.append(_leave_text(ctx, c.shot))
+    return ", ".join(p for p in parts if p)
+
+
+def _leave_text(ctx: _Ctx, shot: Shot) -> str:
+    try:
+        res = simulate(ctx.pos, shot)
+        ruling = ctx.referee.judge(ctx.pos, shot, res.events, res.final, (), ctx.state)
+    except PiramidaError:
+        return ""
+    nxt = ruling.next
+    pos = ruling.position
+    if ruling.winner is not None:
+        return "wins the frame" if ruling.winner == ctx.me else "loses the frame"
+    if nxt.kind != "shot" or nxt.player is None:
+        return "gives the opponent a choice" if nxt.player != ctx.me else ""
+    who = "" if nxt.player == ctx.me else "the opponent "
+    if nxt.in_hand:
+        return f"leaves {who}ball in hand"
+    try:
+        cues = [b for b in ctx.referee.allowed_cue_balls(pos) if b in pos]
+    except PiramidaError:
+        return ""
+    best: PotLine | None = None
+    from piramida.agents.aim import pot_lines
+
+    for s in cues:
+        lines = pot_lines(
+            pos, s, [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
+        )
+        if lines and (best is None or lines[0].difficulty < best.difficulty):
+            best = lines[0]
+    if best is None:
+        return f"leaves {who}no open pot"
+    return f"leaves {who}{best.target} on the {POCKET_NAMES.get(best.pocket, best.pocket)}"
+
+
+__all__ = ["Plan", "PlannerAgent", "describe", "warm_up"]

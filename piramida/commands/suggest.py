@@ -1,0 +1,275 @@
+"""``piramida suggest``: the best shots in a position (DESIGN.md §6).
+
+    piramida suggest --variant free --position pos.json --budget 1s --top 3 --png shot.png
+
+The planner (agents/planner.py) searches within the budget at the given
+skill (noise preset) and prints the top shots: the shot's text form, pot
+probability, foul probability, expected points and a one-line description.
+``--json`` prints exactly ``{"shots": [{"shot", "p_pot", "p_foul",
+"expected_points", "description"}, ...]}``. ``--png`` draws the position,
+the aim line, the ghost ball, the noise-free paths of the balls the shot
+moves, and the odds.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from piramida.commands.common import fail, friendly_errors, load_position, print_json
+
+_BUDGET = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?\s*$")
+
+
+def parse_budget(text: str) -> float:
+    """'2s', '500ms', '2' (seconds) -> seconds; ValueError otherwise."""
+    m = _BUDGET.match(text)
+    if m is None:
+        raise ValueError(f"--budget must look like 2s, 500ms or 2, got {text!r}")
+    value = float(m.group(1))
+    if m.group(2) == "ms":
+        value /= 1000.0
+    if not 0 < value <= 3600:
+        raise ValueError(f"--budget must be more than 0 and at most an hour, got {text!r}")
+    return value
+
+
+def view_of(position: Any, options: dict[str, Any] | None = None) -> Any:
+    """A GameView for the player to move in a position given by hand."""
+    from piramida.agents.base import GameView
+    from piramida.env.rules import get_referee
+
+    referee = get_referee(position.variant, options, position.table)
+    state = referee.initial_state(position)
+    return GameView(
+        variant=position.variant,
+        position=position,
+        player=position.to_move,
+        kind="shot",
+        in_hand=position.in_hand,
+        cue_balls=tuple(referee.allowed_cue_balls(position)),
+        options=dict(referee.options),
+        referee=referee,
+        state=state,
+    )
+
+
+def suggest(
+    position: Any,
+    budget_s: float | None = 1.0,
+    top: int = 3,
+    noise: str | None = "pro",
+    seed: int = 0,
+    n_sims: int | None = None,
+) -> list[Any]:
+    """The planner's ``top`` plans for ``position`` (agents.planner.Plan)."""
+    from piramida.agents.planner import PlannerAgent, warm_up
+
+    view = view_of(position)
+    # Loading the compiled physics is not thinking time.
+    warm_up(view)
+    planner = PlannerAgent(budget_s=budget_s, noise=noise, seed=seed, n_sims=n_sims)
+    return planner.plan(view, top=top)
+
+
+def overlays_for(position: Any, plan: Any) -> list[Any]:
+    """Aim line, ghost ball, noise-free ball paths and the odds of a plan."""
+    import numpy as np
+
+    from piramida.env.physics import simulate
+    from piramida.env.render import Overlay
+
+    shot = plan.shot
+    out: list[Any] = []
+    res = simulate(position, shot)
+    moved = [
+        (b, xs, ys)
+        for b, (_, xs, ys) in res.trajectories.items()
+        if len(xs) > 1 and float(np.ptp(xs) + np.ptp(ys)) > 1e-3
+    ]
+    for b, xs, ys in moved:
+        colour = "#ffd84a" if b == shot.ball else "#9ad0ff"
+        out.append(Overlay.path(list(zip(xs, ys, strict=True)), colour=colour))
+    start = shot.place if shot.place is not None else position.xy(shot.ball)
+    if plan.line is not None:
+        out.append(Overlay.ghost(plan.line.ghost))
+        end = plan.line.ghost
+    else:
+        import math
+
+        end = (
+            start[0] + 0.4 * math.cos(math.radians(shot.phi)),
+            start[1] + 0.4 * math.sin(math.radians(shot.phi)),
+        )
+    out.append(Overlay.aim(start, end))
+    t = position.table
+    out.append(
+        Overlay.text(
+            (t.width / 2, t.length * 0.14),
+            f"pot {plan.p_pot:.0%}  foul {plan.p_foul:.0%}  E[points] {plan.expected_points:+.2f}",
+        )
+    )
+    return out
+
+
+def draw_plan(position: Any, plan: Any, path: Path, title: str | None = None) -> None:
+    from piramida.env.render import draw_position
+
+    draw_position(position, overlays_for(position, plan), path=path, title=title)
+
+
+def format_plans(plans: list[Any]) -> str:
+    lines = []
+    for i, p in enumerate(plans, 1):
+        lines.append(
+            f"{i}. {p.shot.to_text()}\n"
+            f"   pot {p.p_pot:.0%}, foul {p.p_foul:.0%}, expected points {p.expected_points:+.2f}"
+            f" ({p.samples} samples)\n"
+            f"   {p.description}"
+        )
+    return "\n".join(lines)
+
+
+#: Shots played (greedy against greedy, ``pro`` noise) to reach the demo's
+#: mid-game positions, and the simulation budget of each suggestion.
+DEMO_SHOTS = 4
+DEMO_SIMS = 250
+
+
+def sample_midgame(variant: str, seed: int = 0) -> Any:
+    """A mid-game position of ``variant``: greedy plays both sides from the
+    break under ``pro`` noise for a few shots; the first shot decision
+    after that."""
+    import numpy as np
+
+    from piramida.agents.base import GameView
+    from piramida.agents.greedy import GreedyAgent
+    from piramida.env.game import Game
+    from piramida.env.physics import load_noise, simulate
+
+    noise = load_noise("pro")
+    assert noise is not None
+    rng = np.random.default_rng([seed, 0x5A6])
+
+    def noisy(position: Any, shot: Any) -> Any:
+        res = simulate(position, noise.perturb(shot, rng))
+        return res.events, res.final
+
+    game = Game.new(variant, seed=seed, simulate=noisy)
+    agent = GreedyAgent()
+    shots = 0
+    for _ in range(40):
+        if game.over:
+            break
+        view = GameView.of(game)
+        if view.kind == "shot" and shots >= DEMO_SHOTS:
+            return view.position
+        action = agent.act(view)
+        if isinstance(action, str):
+            game.choose(action)
+        else:
+            game.play(action)
+            shots += 1
+    return game.state.position
+
+
+def demo_suggestions(out_dir: Path, seed: int = 0) -> None:
+    """For ``make run``: a suggestion for a mid-game position of each
+    pyramid variant, printed and drawn to ``out_dir/suggest_VARIANT.png``."""
+    from piramida.env.position import PYRAMID_VARIANTS
+
+    typer.echo("\nplanner suggestions (pro noise, "
+               f"{DEMO_SIMS} simulations each) for a mid-game position of each pyramid variant:")
+    for variant in PYRAMID_VARIANTS:
+        pos = sample_midgame(variant, seed)
+        if pos.is_break or not pos.balls:
+            continue
+        plans = suggest(pos, budget_s=None, top=1, seed=seed, n_sims=DEMO_SIMS)
+        if not plans:
+            typer.echo(f"{variant:<10} no shot found")
+            continue
+        best = plans[0]
+        path = out_dir / f"suggest_{variant}.png"
+        try:
+            draw_plan(pos, best, path, title=f"{variant}: {best.description}"[:90])
+        except OSError as exc:
+            fail(f"cannot write {path}: {exc.strerror or exc}")
+        typer.echo(f"{variant:<10} {pos.to_text()}")
+        typer.echo(
+            f"{'':<10} -> {best.shot.to_text()}\n{'':<10}    pot {best.p_pot:.0%}, foul "
+            f"{best.p_foul:.0%}, expected points {best.expected_points:+.2f}: {best.description}"
+        )
+        typer.echo(f"{'':<10}    picture -> {path}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("suggest")
+    @friendly_errors
+    def suggest_cmd(
+        position: Annotated[
+            str, typer.Option("--position", help="A position: a file, or inline JSON or text form.")
+        ],
+        variant: Annotated[
+            str | None,
+            typer.Option("--variant", help="Variant; must match the position's (default: its own)."),
+        ] = None,
+        budget: Annotated[
+            str, typer.Option("--budget", help="Thinking time: 2s, 500ms or 2 (seconds).")
+        ] = "1s",
+        sims: Annotated[
+            int | None,
+            typer.Option("--sims", help="A simulation-count budget instead (reproducible anywhere)."),
+        ] = None,
+        top: Annotated[int, typer.Option("--top", help="How many shots to list.")] = 3,
+        noise: Annotated[
+            str, typer.Option("--noise", help="Skill to plan for: none, pro, amateur, novice.")
+        ] = "pro",
+        seed: Annotated[int, typer.Option("--seed", help="Seed of the noise samples.")] = 0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        png: Annotated[
+            Path | None, typer.Option("--png", help="Draw the best shot here (.png).")
+        ] = None,
+    ) -> None:
+        """Suggest the best shots for the player to move in POSITION."""
+        from piramida.env.physics import load_noise
+        from piramida.env.position import VARIANTS
+
+        budget_s = parse_budget(budget)
+        if sims is not None and sims < 1:
+            fail(f"--sims must be at least 1, got {sims}")
+        if top < 1:
+            fail(f"--top must be at least 1, got {top}")
+        if variant is not None and variant not in VARIANTS:
+            fail(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+        if png is not None:
+            if png.suffix.lower() != ".png":
+                fail(f"--png wants a file name ending in .png, got {str(png)!r}")
+            if not png.parent.is_dir():
+                fail(f"cannot write {png}: folder {str(png.parent)!r} does not exist")
+        if noise != "none":
+            load_noise(noise)
+        pos = load_position(position)
+        if variant is not None and pos.variant != variant:
+            fail(
+                f"--variant {variant} but the position is a {pos.variant} position "
+                f"(position: {pos.to_text()})"
+            )
+        if not pos.balls:
+            fail(f"the position has no balls on the table (position: {pos.to_text()})")
+        plans = suggest(pos, budget_s=budget_s, top=top, noise=noise, seed=seed, n_sims=sims)
+        if not plans:
+            fail(f"no playable shot found (position: {pos.to_text()})")
+        if png is not None:
+            try:
+                draw_plan(pos, plans[0], png, title=plans[0].description[:90])
+            except OSError as exc:
+                fail(f"cannot write {png}: {exc.strerror or exc}")
+        if as_json:
+            print_json({"shots": [p.to_dict() for p in plans]})
+        else:
+            typer.echo(format_plans(plans))
+            if png is not None:
+                typer.echo(f"picture -> {png}")
