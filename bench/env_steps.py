@@ -1,0 +1,164 @@
+"""Environment steps per second for every variant, on one core.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.env_steps [--steps N] [--quick] [--json]
+
+For each ``piramida/<Variant>-v0`` the learner plays uniformly random
+masked actions against the default random opponent with the default noise
+("pro"), over as many seeded frames as it takes to make ``--steps`` learner
+steps (after one warm-up frame that compiles/loads the numba kernels). An
+env step includes the opponent's replies, so the table also gives the game
+actions (shots and choices of both players) per second, the share of the
+time spent inside ``physics.simulate``, and the same for the two-player
+``MultiAgentPyramidCore`` (one action per step). The process is pinned to
+one CPU where the OS allows it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from typing import Any
+
+import numpy as np
+
+import piramida.env.gym as pg
+from piramida.env.gym.multi import MultiAgentPyramidCore
+
+
+def _pin_one_core() -> str:
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return "not pinned"
+
+
+class _Timed:
+    """Wraps a frame's simulate to add up the time spent in physics."""
+
+    def __init__(self, frame: Any) -> None:
+        self.inner = frame._simulate
+        self.seconds = 0.0
+        self.calls = 0
+        frame._simulate = self
+
+    def __call__(self, position: Any, shot: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return self.inner(position, shot)
+        finally:
+            self.seconds += time.perf_counter() - t
+            self.calls += 1
+
+
+def _single(env_id: str, steps: int) -> dict[str, Any]:
+    env = pg.PyramidEnv(pg.ENV_IDS[env_id])
+    space = env.action_space
+    space.seed(0)
+    # Warm-up frame: numba compilation / cache load is not an env step.
+    obs, _ = env.reset(seed=10_000)
+    for _ in range(50):
+        obs, _, term, trunc, _ = env.step(space.sample(obs["action_mask"]))
+        if term or trunc:
+            break
+    timed = _Timed(env.frame)
+    # The game is rebuilt at reset, but Frame keeps _simulate as the
+    # simulator it hands to Game.new, so the wrapper sees every shot.
+    done_steps, actions, frames, seed = 0, 0, 0, 0
+    t0 = time.perf_counter()
+    while done_steps < steps:
+        obs, _ = env.reset(seed=seed)
+        seed += 1
+        frames += 1
+        start_actions = env.frame.shots
+        term = trunc = False
+        while not (term or trunc) and done_steps < steps:
+            obs, _, term, trunc, _ = env.step(space.sample(obs["action_mask"]))
+            done_steps += 1
+        actions += env.frame.shots - start_actions
+    wall = time.perf_counter() - t0
+    return {
+        "steps": done_steps,
+        "frames": frames,
+        "seconds": wall,
+        "steps_per_s": done_steps / wall,
+        "actions_per_s": actions / wall,
+        "ms_per_step": 1000 * wall / done_steps,
+        "physics_share": timed.seconds / wall,
+    }
+
+
+def _multi(variant: str, steps: int) -> dict[str, Any]:
+    core = MultiAgentPyramidCore({"variant": variant})
+    space = core.action_spaces["player_0"]
+    space.seed(0)
+    core.reset(seed=10_000)
+    done, seed = 0, 0
+    t0 = time.perf_counter()
+    while done < steps:
+        obs, _ = core.reset(seed=seed)
+        seed += 1
+        while done < steps:
+            (agent,) = obs
+            obs, _, term, trunc, _ = core.step({agent: space.sample(obs[agent]["action_mask"])})
+            done += 1
+            if term["__all__"] or trunc["__all__"]:
+                break
+    wall = time.perf_counter() - t0
+    return {"steps": done, "seconds": wall, "steps_per_s": done / wall}
+
+
+def run(steps: int) -> dict[str, Any]:
+    pinned = _pin_one_core()
+    rows = {}
+    for env_id in sorted(pg.ENV_IDS, key=lambda e: list(pg.ENV_IDS).index(e)):
+        row = _single(env_id, steps)
+        row["multi_steps_per_s"] = _multi(pg.ENV_IDS[env_id], steps)["steps_per_s"]
+        rows[env_id] = row
+    return {
+        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, {pinned}",
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "noise": pg.DEFAULT_NOISE,
+        "opponent": "random",
+        "steps_per_variant": steps,
+        "results": rows,
+    }
+
+
+def table(report: dict[str, Any]) -> str:
+    head = (
+        f"{'env':32} {'steps/s':>9} {'actions/s':>10} {'ms/step':>8} "
+        f"{'physics':>8} {'frames':>7} {'MA steps/s':>11}"
+    )
+    lines = [head, "-" * len(head)]
+    for env_id, r in report["results"].items():
+        lines.append(
+            f"{env_id:32} {r['steps_per_s']:9.0f} {r['actions_per_s']:10.0f} {r['ms_per_step']:8.2f} "
+            f"{100 * r['physics_share']:7.0f}% {r['frames']:7d} {r['multi_steps_per_s']:11.0f}"
+        )
+    lines.append(
+        f"({report['machine']}; noise {report['noise']}; random learner vs random opponent; "
+        f"{report['steps_per_variant']} learner steps per variant)"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Environment steps per second for every variant, on one core.")
+    ap.add_argument("--steps", type=int, default=2000, help="learner steps per variant (2000)")
+    ap.add_argument("--quick", action="store_true", help="200 steps per variant")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    args = ap.parse_args(argv)
+    report = run(200 if args.quick else args.steps)
+    print(json.dumps(report, indent=2) if args.json else table(report))
+
+
+if __name__ == "__main__":
+    main()
