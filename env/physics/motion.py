@@ -40,7 +40,7 @@ V_EPS = 1e-9
 W_EPS = 1e-7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def slip(s, R):
     """Contact-point velocity on the cloth (ux, uy)."""
     return s[2] - R * s[5], s[3] + R * s[4]

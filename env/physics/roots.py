@@ -20,12 +20,12 @@ import math
 from numba import njit
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def peval(c, t):
     return (((c[4] * t + c[3]) * t + c[2]) * t + c[1]) * t + c[0]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def deriv(c):
     return (c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4], 0.0)
 
