@@ -61,3 +61,18 @@ def test_side_spin_decays_at_the_spin_friction_rate(table):
     half = r.states_at((t0 + t_stop) / 2)["0"]
     assert abs(half[6] - wz / 2) < 1e-6 * abs(wz)
     assert math.hypot(half[2], half[3]) == 0.0
+
+
+def test_elevated_cue_with_side_curves_the_ball(table):
+    # Masse: right side with the cue raised spins the ball about the travel
+    # axis; the cloth friction on that slip bends the path to the right.
+    straight = simulate(one_ball(0.8, 0.3), shot("1", 90, 1.0, a=0.4, theta=0))
+    masse = simulate(one_ball(0.8, 0.3), shot("1", 90, 1.0, a=0.4, theta=45))
+    left = simulate(one_ball(0.8, 0.3), shot("1", 90, 1.0, a=-0.4, theta=45))
+    (xs, _), = straight.final.ball_map.values()
+    (xm, ym), = masse.final.ball_map.values()
+    (xl, _), = left.final.ball_map.values()
+    assert abs(xs - 0.8) < 1e-9
+    assert xm - 0.8 > 0.02 and 0.8 - xl > 0.02
+    assert abs((xm - 0.8) + (xl - 0.8)) < 1e-9
+    assert ym > 0.5
