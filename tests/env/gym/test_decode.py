@@ -119,3 +119,16 @@ def test_illegal_choice_becomes_the_first_legal_one() -> None:
     assert d.action == lg.choices[0] and d.corrections == ("choice",)
     good = decode(game, {"choice": CHOICE_INDEX[lg.choices[-1]]})
     assert good.action == lg.choices[-1] and good.corrections == ()
+
+
+@pytest.mark.parametrize(
+    "variant", ["free", "combined", "moscow", "nevskaya", "dynamic", "classic71", "five_ball"]
+)
+def test_every_choice_a_referee_can_offer_is_in_the_vocabulary(variant: str) -> None:
+    from piramida.env.rules import get_referee
+
+    ref: Any = get_referee(variant)
+    pos = Position.start(variant, seed=0)
+    for stage in ("after", "after_break", "take", "take_or_hand", "svoyak", "lag_winner"):
+        offered = ref.stage_choices(pos, stage)
+        assert set(offered) <= set(CHOICES), (stage, offered)

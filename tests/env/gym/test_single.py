@@ -268,3 +268,19 @@ def test_turn_view_equals_game_view_of_the_same_game() -> None:
         "state": None,
     }
     assert tv.cue_balls == ("0",) and tv.kind == "shot"
+
+
+def test_module_colon_id_works_in_a_fresh_process() -> None:
+    # RLlib's remote runners resolve "module:Id" without importing us first.
+    import subprocess
+    import sys
+
+    code = (
+        "import gymnasium as gym\n"
+        "env = gym.make('piramida.env.gym:piramida/FiveBall-v0', noise='none')\n"
+        "obs, _ = env.reset(seed=0)\n"
+        "print(int(obs['balls'][:, 2].sum()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "3"  # r1, r2, y on the table; the breaker's white in hand
