@@ -46,10 +46,8 @@ MAX_LINES = 8
 ENOUGH_POTS = 2
 #: Secant iterations of the throw correction.
 REFINE_ITERS = 7
-#: Perturbations for the robustness score: about two sigmas of the ``pro``
-#: preset in phi, and a speed error a player makes.
-ROBUST_DPHI = 0.1
-ROBUST_DV = 0.12
+#: A pot this likely (estimated) is good enough to stop looking.
+SURE = 0.9
 
 
 @dataclass(frozen=True)
@@ -108,14 +106,14 @@ class GreedyAgent:
     def best_pot(self, ctx: _Context) -> tuple[Trial, PotLine] | None:
         """The best potting shot found and its line, or None."""
         found: list[tuple[float, Trial, PotLine]] = []
-        robust = 0
+        sure = 0
         for line, place in candidate_lines(ctx)[: self.max_lines]:
             got = pot_line(ctx, line, place)
             if got is None:
                 continue
             found.append((got[0], got[1], line))
-            robust += got[2] == 4
-            if robust >= ENOUGH_POTS:
+            sure += got[2] >= SURE
+            if sure >= ENOUGH_POTS:
                 break
         if not found:
             return None
@@ -366,28 +364,73 @@ def refine(
 
 
 def pot_line(
-    ctx: _Context, line: PotLine, place: tuple[float, float] | None
-) -> tuple[float, Trial, int] | None:
-    """Make ``line`` pot: throw-corrected aim, a speed that gets there;
-    returns (score, trial, robust hits of 4) with score = value + hits / 4."""
+    ctx: _Context, line: PotLine, place: tuple[float, float] | None, sigma_phi: float = 0.05
+) -> tuple[float, Trial, float] | None:
+    """Make ``line`` pot: throw-corrected aim, a speed that gets there, then
+    the aim moved to the middle of the range of directions that pot.
+
+    Returns (score, trial, p) where p estimates the pot probability under a
+    Gaussian aim error ``sigma_phi`` (degrees; the ``pro`` preset's 0.05 by
+    default) from the half-width of that range, times the share of two
+    speed errors (+-8%) that still pot; score = value * p."""
     v0 = cue_speed_for(line, ctx.table)
     tr: Trial | None = None
+    carom = ctx.view.variant == "five_ball"
     for v in (v0, v0 * 1.5, v0 * 0.75):
         tr = refine(ctx, line, place, v)
-        if tr is not None and tr.value > 0:
+        # Five balls: a pot without a carom is worth nothing yet, but its
+        # aim is where the carom search starts.
+        if tr is not None and (tr.value > 0 or carom):
             break
         tr = None
     if tr is None:
         return None
-    if ctx.view.variant == "five_ball":
+    if carom:
         tr = carom_variant(ctx, line, place, tr)
-    shot = tr.shot
-    hits = 0
-    for dphi, dv in ((ROBUST_DPHI, 0.0), (-ROBUST_DPHI, 0.0), (0.0, ROBUST_DV), (0.0, -ROBUST_DV)):
-        alt = ctx.trial(replace(shot, phi=(shot.phi + dphi) % 360.0, v=max(0.3, shot.v * (1 + dv))))
-        if alt is not None and _pots(alt, line, ctx.called) and alt.value > 0:
-            hits += 1
-    return tr.value + hits / 4.0, tr, hits
+    if tr.value <= 0:
+        return None
+    target_value = tr.value
+
+    def ok(phi: float, v: float) -> Trial | None:
+        alt = ctx.trial(replace(tr.shot, phi=phi % 360.0, v=max(0.3, v)))
+        if alt is not None and _pots(alt, line, ctx.called) and alt.value >= target_value - 1e-9:
+            return alt
+        return None
+
+    phi0, v = tr.shot.phi, tr.shot.v
+    up, down = (
+        _edge(lambda d: ok(phi0 + d, v) is not None),
+        _edge(lambda d: ok(phi0 - d, v) is not None),
+    )
+    centred = ok(phi0 + 0.5 * (up - down), v) if up != down else None
+    if centred is not None:
+        tr = centred
+    half = 0.5 * (up + down)
+    p_phi = math.erf(half / (sigma_phi * math.sqrt(2.0))) if half > 0 else 0.2
+    hits = sum(ok(tr.shot.phi, v * k) is not None for k in (0.92, 1.08))
+    p = p_phi * (1 + hits) / 3.0
+    return target_value * p, tr, p
+
+
+def _edge(pots_at: Any, first: float = 0.02, limit: float = 0.64) -> float:
+    """How far (degrees) the aim may move one way and still pot: doubling
+    steps, then two bisections."""
+    lo, hi, d = 0.0, None, first
+    while d <= limit:
+        if pots_at(d):
+            lo, d = d, 2 * d
+        else:
+            hi = d
+            break
+    if hi is None:
+        return lo
+    for _ in range(2):
+        mid = 0.5 * (lo + hi)
+        if pots_at(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def carom_variant(
@@ -396,10 +439,20 @@ def carom_variant(
     """Five balls (RULES.md §5.7): a pot scores only with a carom, so try
     follow, draw and more pace, re-refined, and keep the best."""
     best = tr
-    for b, k in ((0.4, 1.0), (-0.4, 1.0), (0.4, 1.6), (0.0, 1.8), (-0.4, 1.6)):
+    for b, k in (
+        (0.4, 1.0),
+        (-0.4, 1.0),
+        (0.4, 1.6),
+        (0.0, 1.6),
+        (-0.4, 1.6),
+        (0.0, 2.4),
+        (0.4, 2.4),
+    ):
         alt = refine(ctx, line, place, tr.shot.v * k, b=b)
         if alt is not None and alt.value > best.value:
             best = alt
+        if best.value > 5:
+            break
     return best
 
 
