@@ -1,0 +1,184 @@
+"""The planner against greedy: per-decision quality and speed, and matches.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.planner positions            # (re)write bench/positions/reference.jsonl
+    .venv/bin/python -m bench.planner decisions [--limit N] [--budgets 0.25,1] [--out FILE]
+    .venv/bin/python -m bench.planner suggest-time         # 'piramida suggest --budget 1s' wall time
+    .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--out FILE]
+
+``decisions`` plays one decision in each reference position
+(``bench/positions/reference.jsonl``, 200 seeded positions across the
+variants) with greedy and with the planner at each budget, then plays the
+chosen shot under ``pro`` noise (seeded per position) and reports the pot
+rate (the shooter scored), the foul rate and the mean and maximum time per
+decision. ``match`` is ``eval.match.run_match`` - the code behind
+``piramida match`` - with the planner's budget given as a simulation count
+(``--sims``, reproducible on any machine) or seconds (``--budget``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+POSITIONS = REPO / "bench" / "positions" / "reference.jsonl"
+
+
+def _view(pos: Any) -> Any:
+    from piramida.commands.suggest import view_of
+
+    return view_of(pos)
+
+
+def load_positions(path: Path = POSITIONS) -> list[dict[str, Any]]:
+    from piramida.env.position import Position
+
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            d = json.loads(line)
+            d["position"] = Position.from_dict(d["position"])
+            out.append(d)
+    return out
+
+
+def decisions(budgets: list[float], limit: int | None, seed: int) -> dict[str, Any]:
+    import numpy as np
+
+    from piramida.agents.greedy import GreedyAgent
+    from piramida.agents.planner import PlannerAgent, warm_up
+    from piramida.env.errors import PiramidaError
+    from piramida.env.physics import load_noise, simulate
+
+    noise = load_noise("pro")
+    assert noise is not None
+    refs = load_positions()[:limit]
+    agents: list[tuple[str, Any]] = [("greedy", GreedyAgent())]
+    for b in budgets:
+        agents.append((f"planner@{b:g}s", PlannerAgent(budget_s=b, noise="pro", seed=seed)))
+    if refs:
+        warm_up(_view(refs[0]["position"]))
+    rows: dict[str, Any] = {}
+    for name, agent in agents:
+        pots = fouls = n = 0
+        times: list[float] = []
+        for i, ref in enumerate(refs):
+            pos = ref["position"]
+            view = _view(pos)
+            t0 = time.perf_counter()
+            shot = agent.act(view)
+            times.append(time.perf_counter() - t0)
+            rng = np.random.default_rng([seed, i, 0xBE7C])
+            try:
+                res = simulate(pos, noise.perturb(shot, rng))
+                ruling = view.referee.judge(pos, res.shot, res.events, res.final, (), view.state)
+            except PiramidaError:
+                fouls += 1
+                n += 1
+                continue
+            n += 1
+            fouls += int(not ruling.legal)
+            pots += int(ruling.legal and bool(ruling.scored.get(view.player)))
+        rows[name] = {
+            "decisions": n,
+            "pot_rate": pots / n if n else None,
+            "foul_rate": fouls / n if n else None,
+            "mean_s": statistics.fmean(times) if times else None,
+            "max_s": max(times) if times else None,
+        }
+    return {"noise": "pro", "seed": seed, "positions": len(refs), "agents": rows}
+
+
+def suggest_time(repeats: int = 5) -> dict[str, Any]:
+    """Wall time of ``suggest --budget 1s`` after warm-up, in this process
+    (the command's own work: planning, not interpreter start-up)."""
+    from piramida.commands.suggest import suggest
+
+    refs = load_positions()
+    picks = [r["position"] for r in refs if not r["position"].is_break][:repeats]
+    suggest(picks[0], budget_s=0.2, top=3)  # warm-up
+    times = []
+    for pos in picks:
+        t0 = time.perf_counter()
+        suggest(pos, budget_s=1.0, top=3)
+        times.append(time.perf_counter() - t0)
+    return {"budget_s": 1.0, "runs": len(times), "mean_s": statistics.fmean(times), "max_s": max(times)}
+
+
+def match(variant: str, games: int, sims: int | None, budget: float | None, seed: int) -> dict[str, Any]:
+    from piramida.eval.match import run_match
+
+    kw: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
+    t0 = time.perf_counter()
+    res = run_match(variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}])
+    d = res.to_dict()
+    d["planner_kwargs"] = kw
+    d["wall_s"] = time.perf_counter() - t0
+    d["summary"] = res.summary()
+    return d
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.planner", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("positions", help="write bench/positions/reference.jsonl from seeds")
+    d = sub.add_parser("decisions", help="pot rate, foul rate, time per decision")
+    d.add_argument("--budgets", default="0.25,1")
+    d.add_argument("--limit", type=int, default=None)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--out", type=Path, default=None)
+    st = sub.add_parser("suggest-time", help="suggest --budget 1s wall time after warm-up")
+    st.add_argument("--repeats", type=int, default=5)
+    m = sub.add_parser("match", help="planner vs greedy duplicate games")
+    m.add_argument("--variant", default="free")
+    m.add_argument("--games", type=int, default=20)
+    m.add_argument("--sims", type=int, default=300)
+    m.add_argument("--budget", type=float, default=None, help="seconds instead of --sims")
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args(argv)
+    if a.cmd == "positions":
+        from bench.positions.generate import write
+
+        n = write(POSITIONS)
+        print(f"{n} positions -> {POSITIONS.relative_to(REPO)}")
+        return 0
+    if a.cmd == "decisions":
+        budgets = [float(x) for x in a.budgets.split(",") if x.strip()]
+        out = decisions(budgets, a.limit, a.seed)
+        for name, row in out["agents"].items():
+            print(
+                f"{name:<16} pot rate {row['pot_rate']:.3f}  foul rate {row['foul_rate']:.3f}  "
+                f"time/decision mean {row['mean_s']:.3f} s, max {row['max_s']:.3f} s "
+                f"({row['decisions']} positions, noise pro)"
+            )
+    elif a.cmd == "suggest-time":
+        out = suggest_time(a.repeats)
+        print(
+            f"suggest --budget 1s after warm-up: mean {out['mean_s']:.3f} s, max {out['max_s']:.3f} s "
+            f"over {out['runs']} positions (target < 1.5 s)"
+        )
+    else:
+        sims = None if a.budget is not None else a.sims
+        out = match(a.variant, a.games, sims, a.budget, a.seed)
+        print(out["summary"])
+        lo, hi = out["ci95"][0]
+        print(
+            f"planner win rate {out['win_rate'][0]:.3f} (95% CI {lo:.3f}-{hi:.3f}) over {out['games']} games; "
+            f"wall {out['wall_s']:.0f} s"
+        )
+    if getattr(a, "out", None) is not None:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.write_text(json.dumps(out, indent=1, default=str) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Reference positions for the planner benchmark (bench/planner.py)."""

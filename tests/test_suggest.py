@@ -1,0 +1,99 @@
+"""``piramida suggest``: the top shots as text and JSON, the picture, budget
+parsing, and bad input -> one line, exit 2. Simulation-count budgets keep
+the answers the same on any machine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from piramida.agents.aim import aim_point
+from piramida.cli import app
+from piramida.commands.suggest import parse_budget
+from piramida.env.position import Position
+from piramida.env.shot import Shot
+from piramida.env.table import Table
+
+runner = CliRunner()
+T = Table.default()
+R = T.ball_radius
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _straight(variant: str = "combined") -> Position:
+    pk = T.pockets["rl"]
+    ap = aim_point(pk, T)
+    ux, uy = -pk.axis[0], -pk.axis[1]
+    tgt = (ap[0] + ux * 0.6, ap[1] + uy * 0.6)
+    cue = (tgt[0] + ux * (2 * R + 0.5), tgt[1] + uy * (2 * R + 0.5))
+    return Position.from_balls(variant, {"0": cue, "5": tgt, "9": (1.4, 0.6)})
+
+
+def _run(*args: str) -> str:
+    res = runner.invoke(app, ["suggest", *args])
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+def _bad(*args: str) -> str:
+    res = runner.invoke(app, ["suggest", *args])
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    err = res.stderr.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+def test_json_has_exactly_the_documented_keys() -> None:
+    pos = _straight()
+    out = _run("--position", pos.to_text(), "--sims", "80", "--top", "2", "--noise", "none", "--json")
+    d = json.loads(out)
+    assert list(d) == ["shots"] and len(d["shots"]) == 2
+    for s in d["shots"]:
+        assert list(s) == ["shot", "p_pot", "p_foul", "expected_points", "description"]
+        Shot.from_text(s["shot"])  # the text form parses
+        assert 0.0 <= s["p_pot"] <= 1.0 and 0.0 <= s["p_foul"] <= 1.0
+    best = d["shots"][0]
+    assert best["p_pot"] == 1.0 and best["expected_points"] >= 1.0
+    assert " into the " in best["description"] and ", leaves " in best["description"]
+
+
+def test_same_seed_same_answer_and_text_output() -> None:
+    pos = _straight().to_text()
+    a = _run("--position", pos, "--sims", "100", "--seed", "3", "--json")
+    b = _run("--position", pos, "--sims", "100", "--seed", "3", "--json")
+    assert a == b
+    text = _run("--position", pos, "--sims", "60", "--top", "1")
+    assert text.startswith("1. ball=0 ") and "pot " in text and "foul " in text
+
+
+def test_png_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    _run("--position", _straight().to_text(), "--sims", "40", "--noise", "none", "--png", str(out))
+    assert out.read_bytes()[:8] == PNG_MAGIC
+
+
+@pytest.mark.parametrize(("text", "want"), [("2s", 2.0), ("500ms", 0.5), ("2", 2.0), (" 1.5s ", 1.5)])
+def test_parse_budget(text: str, want: float) -> None:
+    assert parse_budget(text) == pytest.approx(want)
+
+
+@pytest.mark.parametrize("text", ["", "2x", "-1s", "0", "s", "1e9", "2 s s"])
+def test_parse_budget_rejects(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_budget(text)
+
+
+def test_bad_input_is_one_line() -> None:
+    pos = _straight().to_text()
+    assert "--budget" in _bad("--position", pos, "--budget", "fast")
+    err = _bad("--variant", "free", "--position", pos)
+    assert "combined" in err and "free" in err
+    assert "variant" in _bad("--variant", "snooker", "--position", pos)
+    assert "--top" in _bad("--position", pos, "--top", "0")
+    assert "noise" in _bad("--position", pos, "--noise", "godlike")
+    assert ".png" in _bad("--position", pos, "--png", "x.jpg")
+    _bad("--position", "variant=free balls=0:0.1,0.1;1:0.1,0.1")
