@@ -109,15 +109,24 @@ def suggest_time(repeats: int = 5) -> dict[str, Any]:
         t0 = time.perf_counter()
         suggest(pos, budget_s=1.0, top=3)
         times.append(time.perf_counter() - t0)
-    return {"budget_s": 1.0, "runs": len(times), "mean_s": statistics.fmean(times), "max_s": max(times)}
+    return {
+        "budget_s": 1.0,
+        "runs": len(times),
+        "mean_s": statistics.fmean(times),
+        "max_s": max(times),
+    }
 
 
-def match(variant: str, games: int, sims: int | None, budget: float | None, seed: int) -> dict[str, Any]:
+def match(
+    variant: str, games: int, sims: int | None, budget: float | None, seed: int
+) -> dict[str, Any]:
     from piramida.eval.match import run_match
 
     kw: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
     t0 = time.perf_counter()
-    res = run_match(variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}])
+    res = run_match(
+        variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}]
+    )
     d = res.to_dict()
     d["planner_kwargs"] = kw
     d["wall_s"] = time.perf_counter() - t0
@@ -126,7 +135,9 @@ def match(variant: str, games: int, sims: int | None, budget: float | None, seed
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.planner", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.planner", description=(__doc__ or "").split("\n")[0]
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("positions", help="write bench/positions/reference.jsonl from seeds")
     d = sub.add_parser("decisions", help="pot rate, foul rate, time per decision")

@@ -60,6 +60,9 @@ def register(app: typer.Typer) -> None:
             typer.echo("")
             result = run_match("free", ["greedy", "random"], games, seed=seed, noise="pro")
             typer.echo(result.summary())
+        from piramida.commands.suggest import demo_suggestions
+
+        demo_suggestions(out, seed)
 
 
 #: Pictures of the demo frame: after each of its first shots.
