@@ -219,9 +219,12 @@ class Table:
             return True
         for p in self.pockets.values():
             u, v = p.local(x, y)
-            # Past the mouth line the facings bound the ball; in front of it
-            # (between the jaws) only the jaws and the cushion noses do.
-            inside = abs(v) <= p.mouth / 2 - r + eps if u >= 0 else self._clear_of_noses(x, y)
+            # Past the mouth line the facings bound the ball; in front of it,
+            # within the span of the jaws, only the jaws and the noses do.
+            if u >= 0:
+                inside = abs(v) <= p.mouth / 2 - r + eps
+            else:
+                inside = abs(v) <= p.mouth / 2 + p.jaws[0].radius and self._clear_of_noses(x, y)
             if -3 * r <= u <= p.capture_depth and inside:
                 if all(
                     math.hypot(x - j.centre[0], y - j.centre[1]) >= r + j.radius - eps
