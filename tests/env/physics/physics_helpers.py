@@ -82,7 +82,10 @@ def _on_surface(x, y, W, L, R, CU, JW, PK, tol):
         mx, my, ax, ay, cd, half = PK[p, 0], PK[p, 1], PK[p, 2], PK[p, 3], PK[p, 4], PK[p, 5]
         u = (x - mx) * ax + (y - my) * ay
         v = -(x - mx) * ay + (y - my) * ax
-        inside = abs(v) <= half - R + tol if u >= 0 else _clear_of_noses(x, y, R, CU, tol)
+        if u >= 0:
+            inside = abs(v) <= half - R + tol
+        else:
+            inside = abs(v) <= half + JW[2 * p, 2] and _clear_of_noses(x, y, R, CU, tol)
         if -3 * R <= u <= cd + tol and inside:
             ok = True
             for q in range(2 * p, 2 * p + 2):
