@@ -150,6 +150,8 @@ def machine() -> dict[str, Any]:
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
+        # Other work on the machine skews every figure; this says how much there was.
+        "load_avg_1m": round(os.getloadavg()[0], 2),
         "python": platform.python_version(),
         "platform": platform.platform(),
     }
@@ -268,6 +270,7 @@ def run(
         report["cold_start_s"], report["warm_start_s"] = _round(cold), _round(warm)
         if why_s:
             notes.append(why_s)
+    report["load_avg_1m_end"] = round(os.getloadavg()[0], 2)
     report["notes"] = notes
     return report
 
@@ -302,6 +305,11 @@ def format_table(rep: dict[str, Any]) -> str:
         lines.append(
             f"pooltool cold compile (empty numba cache) {f(rep['pooltool_cold_compile_s'])} s"
         )
+    m = rep["machine"]
+    lines.append(
+        f"machine: {m['cpu']}, {m['cores']} cores, load average {m['load_avg_1m']} at start, "
+        f"{rep['load_avg_1m_end']} at end"
+    )
     lines.extend(f"note: {n}" for n in rep["notes"])
     return "\n".join(lines)
 

@@ -98,18 +98,19 @@ def run_pooltool(
     env = dict(os.environ)
     if numba_cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = numba_cache_dir
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump(spec, fh)
-        spec_path = fh.name
-    try:
+    with tempfile.TemporaryDirectory(prefix="pooltool-run-") as tmp:
+        spec_path = Path(tmp) / "spec.json"
+        out_path = Path(tmp) / "out.json"
+        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        # Results go to a file: only stderr (progress) is a pipe, read to EOF.
         proc = subprocess.Popen(
-            [str(VENV_PYTHON), str(RUNNER), spec_path],
-            stdout=subprocess.PIPE,
+            [str(VENV_PYTHON), str(RUNNER), str(spec_path), str(out_path)],
+            stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
             env=env,
         )
-        assert proc.stderr is not None and proc.stdout is not None
+        assert proc.stderr is not None
         other: list[str] = []
         for line in proc.stderr:
             parts = line.split()
@@ -118,13 +119,10 @@ def run_pooltool(
                     progress(int(parts[1]), int(parts[2]))
             else:
                 other.append(line)
-        out = proc.stdout.read()
         rc = proc.wait(timeout=timeout)
-    finally:
-        os.unlink(spec_path)
-    if rc != 0:
-        tail = "".join(other[-20:])
-        raise PooltoolUnavailable(f"pooltool runner failed (exit {rc}):\n{tail}")
-    if other:
-        sys.stderr.write("".join(other))
-    return json.loads(out)
+        if rc != 0 or not out_path.is_file():
+            tail = "".join(other[-20:])
+            raise PooltoolUnavailable(f"pooltool runner failed (exit {rc}):\n{tail}")
+        if other:
+            sys.stderr.write("".join(other))
+        return json.loads(out_path.read_text(encoding="utf-8"))

@@ -8,8 +8,11 @@ the caller (``bench/pooltool_client.py``) sends everything as JSON.
 
 Usage::
 
-    bench/.venv-pooltool/bin/python bench/pooltool_runner.py SPEC.json > OUT.json
-    bench/.venv-pooltool/bin/python bench/pooltool_runner.py - < SPEC.json
+    bench/.venv-pooltool/bin/python bench/pooltool_runner.py SPEC.json OUT.json
+    bench/.venv-pooltool/bin/python bench/pooltool_runner.py - < SPEC.json > OUT.json
+
+(A caller that reads the progress lines on stderr should pass OUT.json: a
+large result written to a stdout pipe nobody drains would block.)
 
 Input (JSON object)::
 
@@ -301,8 +304,8 @@ def _warmup_case(table: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        sys.stderr.write("usage: pooltool_runner.py SPEC.json|-\n")
+    if len(argv) not in (1, 2):
+        sys.stderr.write("usage: pooltool_runner.py SPEC.json|- [OUT.json]\n")
         return 2
     raw = sys.stdin.read() if argv[0] == "-" else open(argv[0], encoding="utf-8").read()
     spec = json.loads(raw)
@@ -333,7 +336,11 @@ def main(argv: list[str]) -> int:
         "mapping": model.mapping,
         "results": results,
     }
-    sys.stdout.write(json.dumps(out) + "\n")
+    if len(argv) == 2:
+        with open(argv[1], "w", encoding="utf-8") as fh:
+            json.dump(out, fh)
+    else:
+        sys.stdout.write(json.dumps(out) + "\n")
     return 0
 
 
