@@ -79,7 +79,7 @@ class PyramidAEC(AECEnv):
 
     def observe(self, agent: str) -> Any:
         o = observe(self.core.frame.g, AGENTS.index(agent))
-        if self.core.flat:
+        if self.core.flat_obs:
             from gymnasium import spaces
 
             return spaces.flatten(self.core._dict_obs_space, o)

@@ -42,14 +42,19 @@ class MultiAgentPyramidCore:
     ## Action Space
 
     Per agent, ``spaces.action_space()`` (the Dict of ``PyramidEnv``), or
-    with ``flat=True`` the 96-number Box of ``wrappers``: RLlib's default
-    PPO modules take a Box action but not a Dict of discrete and continuous
-    parts (REFERENCES.md), so self-play training uses ``flat=True``.
+    with ``flat_action=True`` the 96-number Box of ``wrappers``, whose
+    discrete parts are argmaxes under the action mask. RLlib 2.60's default
+    PPO module does sample the Dict action (one distribution per part) once
+    the observation is flat, but it does not apply the mask, so masked-out
+    parts reach ``decode`` and are corrected; the flat Box action never
+    proposes a masked-out option, which is why the self-play test and
+    training use ``flat=True``.
 
     ## Observation Space
 
-    Per agent, ``spaces.observation_space()``; with ``flat=True`` its
-    ``gymnasium.spaces.flatten_space`` Box (the action mask is part of it).
+    Per agent, ``spaces.observation_space()``; with ``flat_obs=True`` its
+    ``gymnasium.spaces.flatten_space`` Box (the action mask is part of it):
+    RLlib's default modules need a flat observation.
 
     ## Rewards
 
@@ -71,7 +76,8 @@ class MultiAgentPyramidCore:
 
     ``config`` (RLlib's ``env_config``): ``variant`` ("free"), ``noise``
     ("pro"), ``options`` ({}), ``max_shots`` (300), ``reward_shaping`` (0),
-    ``flat`` (False), ``render_mode`` (None, "rgb_array" or "ansi").
+    ``flat`` (False: sets both of ``flat_obs`` and ``flat_action``),
+    ``render_mode`` (None, "rgb_array" or "ansi").
     ``reset(seed=...)`` is the only seeding.
 
     ## Version History
@@ -88,6 +94,8 @@ class MultiAgentPyramidCore:
             "max_shots",
             "reward_shaping",
             "flat",
+            "flat_obs",
+            "flat_action",
             "render_mode",
         }
         unknown = sorted(k for k in cfg if k not in known)
@@ -97,13 +105,15 @@ class MultiAgentPyramidCore:
         self.frame = Frame(self.variant, cfg.get("options"), cfg.get("noise", DEFAULT_NOISE))
         self.max_shots = int(cfg.get("max_shots", DEFAULT_MAX_SHOTS))
         self.reward_shaping = float(cfg.get("reward_shaping", 0.0))
-        self.flat = bool(cfg.get("flat", False))
+        flat = bool(cfg.get("flat", False))
+        self.flat_obs = bool(cfg.get("flat_obs", flat))
+        self.flat_action = bool(cfg.get("flat_action", flat))
         self.render_mode = cfg.get("render_mode")
         self._dict_obs_space = observation_space()
         obs_space: spaces.Space[Any] = (
-            spaces.flatten_space(self._dict_obs_space) if self.flat else self._dict_obs_space
+            spaces.flatten_space(self._dict_obs_space) if self.flat_obs else self._dict_obs_space
         )
-        act_space: spaces.Space[Any] = flat_action_space() if self.flat else action_space()
+        act_space: spaces.Space[Any] = flat_action_space() if self.flat_action else action_space()
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.observation_spaces = {a: obs_space for a in AGENTS}
@@ -141,7 +151,7 @@ class MultiAgentPyramidCore:
             raise ValueError(f"{actor} is to act; got actions for {sorted(action_dict)}")
         player = AGENTS.index(actor)
         action = action_dict[actor]
-        if self.flat:
+        if self.flat_action:
             action = unflatten_action(action, action_mask(self.frame.g, player))
         before = self.frame.potential(player)
         decoded: Decoded = self.frame.apply_space_action(action)
@@ -192,7 +202,7 @@ class MultiAgentPyramidCore:
 
     def _obs(self, agent: str) -> Obs:
         o = observe(self.frame.g, AGENTS.index(agent))
-        if self.flat:
+        if self.flat_obs:
             return np.asarray(spaces.flatten(self._dict_obs_space, o), dtype=np.float32)
         return o
 

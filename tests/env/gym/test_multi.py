@@ -26,7 +26,7 @@ def _random_frame(core: MultiAgentPyramidCore, seed: int) -> list[tuple]:
         (agent,) = obs
         assert agent == core.actor()
         o = obs[agent]
-        act = space.sample() if core.flat else space.sample(o["action_mask"])
+        act = space.sample() if core.flat_action else space.sample(o["action_mask"])
         obs, rew, term, trunc, _ = core.step({agent: act})
         steps.append((obs, rew, term, trunc))
         if term["__all__"] or trunc["__all__"]:

@@ -1,10 +1,13 @@
 """RLlib PPO trains on ``MultiAgentPyramid`` (self-play: one shared module).
 
-RLlib's default PPO RLModule handles a Box action but not the Dict of
-discrete and continuous parts, so the env runs with ``flat=True`` (the flat
-Box action of ``piramida.env.gym.wrappers`` and the flattened observation).
+RLlib's default PPO RLModule does not apply an action mask, so the main
+test runs the env with ``flat=True``: the flat Box action of
+``piramida.env.gym.wrappers`` (discrete parts as masked argmaxes, never an
+illegal option) and the flattened observation.
 Kept small: a 16-unit network, 64-step batches, 2 iterations, no remote
-workers (Ray 2.60: ``local_mode`` raises; REFERENCES.md).
+workers (Ray 2.60: ``local_mode`` raises; REFERENCES.md). The default PPO
+module also samples the Dict action once the observation is flat (without
+the mask); that case is the slow test below.
 """
 
 from __future__ import annotations
@@ -41,9 +44,9 @@ def ray_temp(tmp_path: Path) -> Iterator[str]:
         link.unlink()
 
 
-def test_ppo_trains_two_iterations_on_the_multi_agent_env(
-    tmp_path: Path, ray_temp: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _train(
+    env_config: dict, tmp_path: Path, ray_temp: str, monkeypatch: pytest.MonkeyPatch, iters: int
+) -> list[dict]:
     import ray.tune.trainable.trainable as trainable
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
@@ -65,7 +68,7 @@ def test_ppo_trains_two_iterations_on_the_multi_agent_env(
             PPOConfig()
             .environment(
                 MultiAgentPyramid,
-                env_config={"variant": "free", "flat": True, "max_shots": 30, "noise": "none"},
+                env_config=env_config,
             )
             .env_runners(num_env_runners=0, rollout_fragment_length=64)
             .learners(num_learners=0)
@@ -79,12 +82,32 @@ def test_ppo_trains_two_iterations_on_the_multi_agent_env(
         )
         algo = config.build_algo()
         try:
-            results = [algo.train() for _ in range(2)]
+            results = [algo.train() for _ in range(iters)]
         finally:
             algo.stop()
     finally:
         ray.shutdown()
+    return results
+
+
+def test_ppo_trains_two_iterations_on_the_multi_agent_env(
+    tmp_path: Path, ray_temp: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cfg = {"variant": "free", "flat": True, "max_shots": 30, "noise": "none"}
+    results = _train(cfg, tmp_path, ray_temp, monkeypatch, iters=2)
     steps = [r["num_env_steps_sampled_lifetime"] for r in results]
     assert steps[0] >= 64 and steps[1] > steps[0]
     stats = results[-1]["learners"]["shared"]
     assert math.isfinite(float(stats["total_loss"]))
+
+
+@pytest.mark.slow
+def test_ppo_samples_the_dict_action_with_a_flat_observation(
+    tmp_path: Path, ray_temp: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # RLlib's default module takes the Dict action (one distribution per
+    # part) but not the mask: masked-out parts are corrected by decode.
+    cfg = {"variant": "five_ball", "flat_obs": True, "max_shots": 30, "noise": "none"}
+    results = _train(cfg, tmp_path, ray_temp, monkeypatch, iters=1)
+    assert results[0]["num_env_steps_sampled_lifetime"] >= 64
+    assert math.isfinite(float(results[0]["learners"]["shared"]["total_loss"]))
