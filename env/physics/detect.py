@@ -22,7 +22,6 @@ import math
 
 from numba import njit
 
-from piramida.env.physics.motion import accel
 from piramida.env.physics.roots import contact_times, first_rise, peval
 
 # Contact tolerance in metres: a gap this small is touching.
@@ -139,8 +138,3 @@ def centre_time(s, ax, ay, lo, hi, yc, side, pts):
     sg = -1.0 if side > 0 else 1.0
     c = (sg * (s[1] - yc), sg * s[3], sg * 0.5 * ay, 0.0, 0.0)
     return first_rise(c, lo, hi, pts)
-
-
-@njit(cache=True)
-def ball_accel(s, mode, P):
-    return accel(s, mode, P)

@@ -116,7 +116,7 @@ def build_events(ev: np.ndarray, ids: tuple[str, ...]) -> list[Event]:
 
 
 @njit(cache=True)
-def _sample(seg, P, ball, t_end, dt):
+def _sample(seg, P, t_end, dt):
     # Segments of one ball, in time order; sample each at dt plus its ends.
     n = seg.shape[0]
     total = 0
@@ -158,13 +158,13 @@ def sample_trajectories(
         end = float(last[1]) if last[9] < 0 else max(t_end, float(last[1]))
         if last[9] < 0:
             mine = mine[:-1] if len(mine) > 1 else mine
-            ts, xs, ys = _sample(mine, P, i, end, dt)
+            ts, xs, ys = _sample(mine, P, end, dt)
             # Close the path at the capture / launch point.
             ts = np.append(ts, end)
             xs = np.append(xs, last[2])
             ys = np.append(ys, last[3])
         else:
-            ts, xs, ys = _sample(mine, P, i, end, dt)
+            ts, xs, ys = _sample(mine, P, end, dt)
         out[b] = (ts, xs, ys)
     return out
 

@@ -85,10 +85,6 @@ def pack(position: Position) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
     return ids, S, mode
 
 
-def resolve_noise(noise: str | Path | Noise | None) -> Noise | None:
-    return load_noise(noise)
-
-
 def simulate(
     position: Position,
     shot: Shot,
