@@ -9,8 +9,6 @@ from functools import lru_cache
 import numpy as np
 
 from piramida.env.physics.codes import (
-    MODEL_HAN2005,
-    MODEL_MATHAVAN2010,
     NPARAM,
     P_CUE_M,
     P_E_BALL,
@@ -30,6 +28,7 @@ from piramida.env.physics.codes import (
     P_TMAX,
     P_YC,
 )
+from piramida.env.physics.models import CUSHION_MODELS
 from piramida.env.table import CUSHIONS, POCKETS, Table
 
 # No real shot lasts this long; a safety net against a runaway loop.
@@ -89,7 +88,7 @@ def table_arrays(table: Table) -> TableArrays:
     P[P_H_CUSH] = table.cushion_height
     P[P_CUE_M] = ph.cue_mass
     P[P_E_CUE] = ph.e_cue
-    P[P_MODEL] = MODEL_MATHAVAN2010 if ph.cushion_model == "mathavan2010" else MODEL_HAN2005
+    P[P_MODEL] = CUSHION_MODELS[ph.cushion_model][0]
     P[P_LAUNCH] = ph.launch_speed
     P[P_YC] = table.centre_line
     P[P_TMAX] = T_MAX
