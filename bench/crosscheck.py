@@ -36,9 +36,10 @@ the table, constants and shot convention are mapped):
   ``a`` alike (the runner mirrors it for pooltool).
 
 Velocities: pooltool's come from its event log (exact states before and
-after each event); piramida's from its public ``ShotResult.trajectories``
-by a three-point derivative within one motion segment (exact for the
-piecewise-quadratic motion of the model). Any piramida column is null while
+after each event); piramida's from ``ShotResult.states_at`` (closed forms),
+or, failing that, from ``ShotResult.trajectories`` by a three-point
+derivative within one motion segment (exact for the piecewise-quadratic
+motion of the model). Any piramida column is null while
 ``piramida.env.physics.simulate`` does not exist or fails.
 """
 
@@ -238,6 +239,26 @@ def _traj_state(traj: Any, t: float, after: bool, eps: float = 1e-9) -> State | 
     return {"r": (xs[j], ys[j]), "v": (_deriv(ts, xs, idx, t), _deriv(ts, ys, idx, t))}
 
 
+def _piramida_state(res: Any, ball: str, t: float) -> dict[str, State | None]:
+    """A ball's state just before and just after time ``t``: from
+    ``ShotResult.states_at`` (closed forms; "after the events at t") where
+    it exists, else from the sampled trajectories."""
+    states_at = getattr(res, "states_at", None)
+    if states_at is not None:
+        out: dict[str, State | None] = {}
+        for when, tt in (("before", t - 1e-9), ("after", t)):
+            st = states_at(tt).get(ball)
+            out[when] = None if st is None else {"r": (st[0], st[1]), "v": (st[2], st[3])}
+        return out
+    trajs = getattr(res, "trajectories", {}) or {}
+    if ball not in trajs:
+        return {"before": None, "after": None}
+    return {
+        "before": _traj_state(trajs[ball], t, False),
+        "after": _traj_state(trajs[ball], t, True),
+    }
+
+
 def piramida_runs(groups: dict[str, list[Probe]]) -> tuple[dict[str, Run], str | None]:
     try:
         from piramida.env.physics import simulate
@@ -248,19 +269,12 @@ def piramida_runs(groups: dict[str, list[Probe]]) -> tuple[dict[str, Run], str |
         for plist in groups.values():
             for p in plist:
                 res = simulate(p.position, p.shot, table=p.position.table)
-                trajs = getattr(res, "trajectories", {}) or {}
                 evs = []
                 for ev in res.events:
                     e: dict[str, Any] = {"t": ev.t, "type": ev.type, "balls": list(ev.balls)}
                     if ev.type == "motion":
                         e["from"], e["to"] = ev.from_, ev.to
-                    e["state"] = {
-                        b: {
-                            "before": _traj_state(trajs[b], ev.t, False) if b in trajs else None,
-                            "after": _traj_state(trajs[b], ev.t, True) if b in trajs else None,
-                        }
-                        for b in ev.balls
-                    }
+                    e["state"] = {b: _piramida_state(res, b, ev.t) for b in ev.balls}
                     evs.append(e)
                 runs[f"{p.kind}/{p.label}"] = Run(evs, dict(res.final.ball_map))
     except Exception as exc:  # physics still under construction
