@@ -57,7 +57,7 @@ $(PT_STAMP): bench/requirements-pooltool.txt
 bench-deps: $(PT_STAMP)
 
 bench: $(STAMP) $(PT_STAMP)
-	$(PY) -m bench.physics_vs_pooltool --out bench/results/physics_vs_pooltool.json
+	$(PY) -m bench.physics_vs_pooltool --pooltool-cold --out bench/results/physics_vs_pooltool.json
 
 clean:
 	rm -rf $(VENV) $(OUT) build *.egg-info

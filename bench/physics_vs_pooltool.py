@@ -245,6 +245,7 @@ def run(
         row["pooltool_median_ms"] = _round(statistics.median(pt_walls) * 1e3) if pt_walls else None
         row["pooltool_events_per_shot"] = _round(_mean([r["n_events"] for r in pt_rows]), 1)
         row["pooltool_collisions_per_shot"] = _round(_mean([r["n_collisions"] for r in pt_rows]), 1)
+        row["pooltool_truncated"] = sum(bool(r.get("truncated")) for r in pt_rows)
         row["pooltool_pocketed_per_shot"] = _round(_mean([len(r["pocketed"]) for r in pt_rows]), 2)
         p = pr.get(s)
         row["piramida_per_s"] = _round(_per_s(p["wall_s"]), 2) if p else None
