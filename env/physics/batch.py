@@ -37,8 +37,8 @@ ON_TABLE, OFF, ABSENT = -1, -2, -3
 def _run_batch(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, cap, keep, ev_out, nev_out, status, where):
     B = S.shape[0]
     for k in prange(B):
-        ev = np.zeros((cap, NEVCOL))
-        seg = np.zeros((cap, NSEGCOL))
+        ev = np.empty((cap, NEVCOL))
+        seg = np.empty((cap, NSEGCOL))
         nev, _, st = run(S[k], mode[k], cue[k], phi[k], theta[k], V[k], a[k], b[k], CU, JW, FC, PK, P, ev, seg)
         nev_out[k] = nev
         status[k] = st

@@ -320,4 +320,4 @@ NSEG_DEFAULT = 20000
 
 
 def alloc(nev: int = NEV_DEFAULT, nseg: int = NSEG_DEFAULT) -> tuple[np.ndarray, np.ndarray]:
-    return np.zeros((nev, NEVCOL)), np.zeros((nseg, NSEGCOL))
+    return np.empty((nev, NEVCOL)), np.empty((nseg, NSEGCOL))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -91,26 +92,40 @@ class ShotResult:
         }
 
 
+_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
+
+
+def _event(t: float, typ: str, balls: tuple[str, ...], cushion=None, pocket=None, to=None, from_=None) -> Event:
+    """An Event built without re-validating it: the kernel only writes valid
+    records, and validation costs more than the simulation of a break.
+    tests/env/physics/test_physics_api.py checks these equal validated ones."""
+    ev = object.__new__(Event)
+    vals = {"t": t, "type": typ, "balls": balls, "cushion": cushion, "pocket": pocket, "to": to, "from_": from_}
+    for name in _EVENT_FIELDS:
+        object.__setattr__(ev, name, vals[name])
+    return ev
+
+
 def build_events(ev: np.ndarray, ids: tuple[str, ...]) -> list[Event]:
     out: list[Event] = []
-    for row in ev:
+    for row in ev.tolist():
         typ = int(row[0])
         t = float(row[1])
         i = ids[int(row[2])]
         name = EVENT_NAMES[typ]
         if typ == EV_CUE:
-            out.append(Event(t, name, (i,)))
+            out.append(_event(t, name, (i,)))
         elif typ == EV_BALL:
-            out.append(Event(t, name, (i, ids[int(row[3])])))
+            out.append(_event(t, name, (i, ids[int(row[3])])))
         elif typ in (EV_CUSHION, EV_OFF):
-            out.append(Event(t, name, (i,), cushion=CUSHIONS[int(row[4])]))
+            out.append(_event(t, name, (i,), cushion=CUSHIONS[int(row[4])]))
         elif typ == EV_POCKET:
-            out.append(Event(t, name, (i,), pocket=POCKETS[int(row[4])]))
+            out.append(_event(t, name, (i,), pocket=POCKETS[int(row[4])]))
         elif typ == EV_CENTRE:
-            out.append(Event(t, name, (i,), to="rear" if row[4] > 0 else "front"))
+            out.append(_event(t, name, (i,), to="rear" if row[4] > 0 else "front"))
         elif typ == EV_MOTION:
             out.append(
-                Event(t, name, (i,), from_=MOTION_NAMES[int(row[4])], to=MOTION_NAMES[int(row[5])])
+                _event(t, name, (i,), from_=MOTION_NAMES[int(row[4])], to=MOTION_NAMES[int(row[5])])
             )
     return out
 

@@ -130,3 +130,13 @@ def test_pro_preset_meets_its_calibration_targets():
     straight, cut30, _ = references()
     assert 0.95 <= pot_rate(straight, "pro", 1000, 0) <= 0.99
     assert 0.70 <= pot_rate(cut30, "pro", 1000, 0) <= 0.90
+
+
+def test_events_built_by_the_physics_equal_validated_events():
+    from piramida.env.events import Event
+
+    r = simulate(Position.start("free", seed=2), BREAK)
+    for e in r.events:
+        again = Event.from_dict(e.to_dict())
+        assert again == e and again.to_dict() == e.to_dict()
+        assert type(e.t) is float and all(type(b) is str for b in e.balls)
