@@ -98,7 +98,9 @@ def simulate_batch(
     from piramida.env.physics.arrays import table_arrays
 
     B = len(shots)
-    pos_list = [positions] * B if isinstance(positions, Position) else list(positions)
+    pos_list: list[Position] = (
+        [positions] * B if isinstance(positions, Position) else list(positions)  # type: ignore[list-item]
+    )
     if len(pos_list) != B:
         raise ValueError(f"simulate_batch: {len(pos_list)} positions for {B} shots")
     seed_list = list(seeds) if seeds is not None else [None] * B
