@@ -123,6 +123,7 @@ def _best(fn: Any, repeat: int) -> dict[str, Any]:
 
 def run(steps: int, repeat: int = 3) -> dict[str, Any]:
     pinned = _pin_one_core()
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     rows = {}
     for env_id, variant in pg.ENV_IDS.items():
         row = _best(lambda e=env_id: _single(e, steps), repeat)
@@ -137,6 +138,8 @@ def run(steps: int, repeat: int = 3) -> dict[str, Any]:
         "opponent": "random",
         "steps_per_variant": steps,
         "repeat": repeat,
+        # Other processes on the machine: 1-minute load average before and after.
+        "load_avg_1m": [load_before, os.getloadavg()[0] if hasattr(os, "getloadavg") else None],
         "results": rows,
     }
 
@@ -154,7 +157,8 @@ def table(report: dict[str, Any]) -> str:
         )
     lines.append(
         f"({report['machine']}; noise {report['noise']}; random learner vs random opponent; "
-        f"{report['steps_per_variant']} learner steps per variant, best of {report['repeat']})"
+        f"{report['steps_per_variant']} learner steps per variant, best of {report['repeat']}; "
+        f"load average {report.get('load_avg_1m')})"
     )
     return "\n".join(lines)
 
