@@ -25,7 +25,9 @@ def test_head_on_stun_shot_stops_the_cue_ball(table):
     e = table.physics.e_ball
     pos = Position.from_balls("free", {"0": (0.8, 0.5), "1": (0.8, 0.573)})
     r = simulate(pos, Shot("0", 90, 2.0))
-    hit = next(ev for ev in r.events if ev.type == "ball_ball")
+    hits = [ev for ev in r.events if ev.type == "ball_ball"]
+    assert len(hits) == 1  # found once, not twice
+    hit = hits[0]
     before, after = _before_after(r, hit.t)
     v = speed(before["0"])
     assert v > 2.0
@@ -131,3 +133,14 @@ def test_mathavan_model_rebounds_with_less_energy(table):
     # Its normal rebound differs from Han's one-impulse answer but is close.
     han = _han_formula(table, before["1"])
     assert abs(after["1"][3] - han[1]) < 0.25 * han[1]
+
+
+@pytest.mark.parametrize("v", [0.3, 3.0, 10.0])
+def test_thin_contacts_are_neither_missed_nor_invented(table, v):
+    # The cue ball's path passes the object ball's centre at 2R - 50 um
+    # (a very thin hit) or 2R + 50 um (a clean miss).
+    R = table.ball_radius
+    for off, touches in ((2 * R - 5e-5, True), (2 * R + 5e-5, False)):
+        pos = Position.from_balls("free", {"0": (0.5, 0.5), "1": (0.5 + off, 0.75)})
+        r = simulate(pos, Shot("0", 90, v, b=0.4))
+        assert any(e.type == "ball_ball" for e in r.events) == touches
