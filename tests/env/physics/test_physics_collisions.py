@@ -144,3 +144,12 @@ def test_thin_contacts_are_neither_missed_nor_invented(table, v):
         pos = Position.from_balls("free", {"0": (0.5, 0.5), "1": (0.5 + off, 0.75)})
         r = simulate(pos, Shot("0", 90, v, b=0.4))
         assert any(e.type == "ball_ball" for e in r.events) == touches
+
+
+def test_draw_comes_back_and_follow_goes_through(table):
+    pos = Position.from_balls("free", {"0": (0.8, 0.5), "1": (0.8, 0.9)})
+    draw = simulate(pos, Shot("0", 90, 3.0, b=-0.5))
+    follow = simulate(pos, Shot("0", 90, 3.0, b=0.5))
+    stun_y = 0.9 - 2 * table.ball_radius  # where the cue ball meets the object ball
+    assert draw.final.xy("0")[1] < stun_y - 0.2
+    assert follow.final.xy("0")[1] > stun_y + 0.2
