@@ -131,3 +131,39 @@ def test_registry() -> None:
     assert make_agent("random", seed=1).name == "random"
     with pytest.raises(UnknownAgentError, match="unknown agent"):
         make_agent("nobody")
+
+
+def test_greedy_answers_every_choice_after_a_foul_with_an_allowed_one() -> None:
+    game, pos = _setup("free", "3", 0.0)
+    # A miss: ball 9 rolled gently away from everything (no contact, item 5.3).
+    ruling = game.play(Shot(ball="9", phi=270.0, v=0.5))
+    assert ruling is not None and "no_contact" in ruling.fouls
+    agent = GreedyAgent()
+    seen = 0
+    while game.next.kind == "choice":
+        view = GameView.of(game)
+        choice = agent.act(view)
+        assert choice in view.choices
+        if choice.startswith("take_ball:"):
+            # Ball 5 is the one the offender would pot next.
+            assert choice == "take_ball:5"
+        game.choose(choice)
+        seen += 1
+    assert seen >= 1
+
+
+def test_greedy_calls_and_plays_five_ball_legally() -> None:
+    pk = T.pockets["rr"]
+    ap = aim_point(pk, T)
+    ux, uy = -pk.axis[0], -pk.axis[1]
+    r1 = (ap[0] + ux * 0.5, ap[1] + uy * 0.5)
+    w1 = (ap[0] + ux * 1.1, ap[1] + uy * 1.1 + 0.05)
+    pos = Position.from_balls(
+        "five_ball", {"w1": w1, "r1": r1, "y": T.centre_spot, "r2": (0.5, 2.9)}
+    )
+    game = Game.new("five_ball", position=pos)
+    shot = GreedyAgent().act(GameView.of(game))
+    assert isinstance(shot, Shot) and shot.ball == "w1" and shot.call is not None
+    game.referee.check_shot(game.state, shot)
+    ruling = game.play(shot)
+    assert ruling is not None and ruling.legal
