@@ -390,9 +390,10 @@ def pot_line(
     if tr.value <= 0:
         return None
     target_value = tr.value
+    base = tr.shot
 
     def ok(phi: float, v: float) -> Trial | None:
-        alt = ctx.trial(replace(tr.shot, phi=phi % 360.0, v=max(0.3, v)))
+        alt = ctx.trial(replace(base, phi=phi % 360.0, v=max(0.3, v)))
         if alt is not None and _pots(alt, line, ctx.called) and alt.value >= target_value - 1e-9:
             return alt
         return None
