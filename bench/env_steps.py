@@ -5,7 +5,8 @@ Run from the repository root::
     .venv/bin/python -m bench.env_steps [--steps N] [--repeat R] [--quick] [--json]
 
 For each ``piramida/<Variant>-v0`` the learner plays uniformly random
-masked actions against the default random opponent with the default noise
+masked actions (``opponents.random_action``; drawing them is timed too,
+as any driver's would be) against the default random opponent with the default noise
 ("pro"), over as many seeded frames as it takes to make ``--steps`` learner
 steps (after one warm-up frame that compiles/loads the numba kernels). An
 env step includes the opponent's replies, so the table also gives the game
@@ -13,7 +14,10 @@ actions (shots and choices of both players) per second, the share of the
 time spent inside ``physics.simulate``, and the same for the two-player
 ``MultiAgentPyramidCore`` (one action per step). Each measurement is
 repeated ``--repeat`` times over the same seeds and actions and the fastest
-round kept. The process is pinned to one CPU where the OS allows it.
+round kept. Rates are per CPU second of this process (``time.process_time``),
+which the other processes of a shared machine disturb far less than wall
+time; the JSON also has ``wall_seconds``. The process is pinned to one CPU
+where the OS allows it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import numpy as np
 
 import piramida.env.gym as pg
 from piramida.env.gym.multi import MultiAgentPyramidCore
+from piramida.env.gym.opponents import random_action
 
 
 def _pin_one_core() -> str:
@@ -50,30 +55,29 @@ class _Timed:
         frame._simulate = self
 
     def __call__(self, position: Any, shot: Any) -> Any:
-        t = time.perf_counter()
+        t = time.process_time()
         try:
             return self.inner(position, shot)
         finally:
-            self.seconds += time.perf_counter() - t
+            self.seconds += time.process_time() - t
             self.calls += 1
 
 
 def _single(env_id: str, steps: int) -> dict[str, Any]:
     env = pg.PyramidEnv(pg.ENV_IDS[env_id])
-    space = env.action_space
-    space.seed(0)
+    rng = np.random.default_rng(0)
     # Warm-up frame: numba compilation / cache load is not an env step.
     obs, _ = env.reset(seed=10_000)
     for _ in range(50):
-        obs, _, term, trunc, _ = env.step(space.sample(obs["action_mask"]))
+        obs, _, term, trunc, _ = env.step(random_action(obs["action_mask"], rng))
         if term or trunc:
             break
     # Frame.reset hands the bound Frame._simulate to Game.new, so wrapping
     # the attribute sees every shot.
     timed = _Timed(env.frame)
-    space.seed(0)
+    rng = np.random.default_rng(0)
     done_steps, actions, frames, seed = 0, 0, 0, 0
-    t0 = time.perf_counter()
+    t0, w0 = time.process_time(), time.perf_counter()
     while done_steps < steps:
         obs, _ = env.reset(seed=seed)
         seed += 1
@@ -81,43 +85,45 @@ def _single(env_id: str, steps: int) -> dict[str, Any]:
         start_actions = env.frame.shots
         term = trunc = False
         while not (term or trunc) and done_steps < steps:
-            obs, _, term, trunc, _ = env.step(space.sample(obs["action_mask"]))
+            obs, _, term, trunc, _ = env.step(random_action(obs["action_mask"], rng))
             done_steps += 1
         actions += env.frame.shots - start_actions
-    wall = time.perf_counter() - t0
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
     return {
         "steps": done_steps,
         "frames": frames,
-        "seconds": wall,
-        "steps_per_s": done_steps / wall,
-        "actions_per_s": actions / wall,
-        "ms_per_step": 1000 * wall / done_steps,
-        "physics_share": timed.seconds / wall,
+        "seconds": cpu,
+        "wall_seconds": wall,
+        "steps_per_s": done_steps / cpu,
+        "actions_per_s": actions / cpu,
+        "ms_per_step": 1000 * cpu / done_steps,
+        "physics_share": timed.seconds / cpu,
     }
 
 
 def _multi(variant: str, steps: int) -> dict[str, Any]:
     core = MultiAgentPyramidCore({"variant": variant})
-    space = core.action_spaces["player_0"]
-    space.seed(0)
+    rng = np.random.default_rng(0)
     done, seed = 0, 0
-    t0 = time.perf_counter()
+    t0, w0 = time.process_time(), time.perf_counter()
     while done < steps:
         obs, _ = core.reset(seed=seed)
         seed += 1
         while done < steps:
             (agent,) = obs
-            obs, _, term, trunc, _ = core.step({agent: space.sample(obs[agent]["action_mask"])})
+            obs, _, term, trunc, _ = core.step(
+                {agent: random_action(obs[agent]["action_mask"], rng)}
+            )
             done += 1
             if term["__all__"] or trunc["__all__"]:
                 break
-    wall = time.perf_counter() - t0
-    return {"steps": done, "seconds": wall, "steps_per_s": done / wall}
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    return {"steps": done, "seconds": cpu, "wall_seconds": wall, "steps_per_s": done / cpu}
 
 
 def _best(fn: Any, repeat: int) -> dict[str, Any]:
     # Every round replays the same seeds and actions, so the fastest round
-    # is the one least disturbed by other processes.
+    # is the one least disturbed by other processes (caches, frequency).
     return min((fn() for _ in range(repeat)), key=lambda r: r["seconds"])
 
 
@@ -156,7 +162,7 @@ def table(report: dict[str, Any]) -> str:
             f"{100 * r['physics_share']:7.0f}% {r['frames']:7d} {r['multi_steps_per_s']:11.0f}"
         )
     lines.append(
-        f"({report['machine']}; noise {report['noise']}; random learner vs random opponent; "
+        f"({report['machine']}; noise {report['noise']}; random learner vs random opponent; per CPU second; "
         f"{report['steps_per_variant']} learner steps per variant, best of {report['repeat']}; "
         f"load average {report.get('load_avg_1m')})"
     )

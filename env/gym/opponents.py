@@ -28,7 +28,7 @@ from piramida.env.table import Table
 
 from .decode import decode
 from .encode import action_mask, legal
-from .spaces import action_space
+from .spaces import MASK_PARTS, MASK_SLICES, N_SHOT
 
 
 @dataclass(frozen=True)
@@ -80,23 +80,34 @@ class TurnView:
         )
 
 
+def random_action(mask: np.ndarray, rng: np.random.Generator) -> dict[str, Any]:
+    """A uniformly random action under the flat ``mask``: each discrete part
+    uniform over its legal options (0 when it has none), the shot parameters
+    uniform in [-1, 1]. The same distribution as
+    ``ActionSpace.sample(mask)``, without its per-part overhead."""
+    out: dict[str, Any] = {}
+    for name, _ in MASK_PARTS:
+        idx = np.flatnonzero(mask[MASK_SLICES[name]])
+        out[name] = int(idx[rng.integers(idx.size)]) if idx.size else 0
+    out["shot"] = rng.uniform(-1.0, 1.0, N_SHOT).astype(np.float32)
+    return out
+
+
 class RandomOpponent:
     """Uniform over the action space, restricted by the action mask."""
 
     name = "random"
 
     def __init__(self) -> None:
-        self.space = action_space()
         self.rng = np.random.default_rng(0)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
-        self.space.seed(int(self.rng.integers(2**31)))
 
     def act_on(self, game: Game) -> Shot | str:
         lg = legal(game)
-        sample = self.space.sample(action_mask(game, lg.player, lg))
-        return decode(game, sample, lg).action
+        action = random_action(action_mask(game, lg.player, lg), self.rng)
+        return decode(game, action, lg).action
 
 
 Opponent = Any

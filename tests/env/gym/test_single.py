@@ -284,3 +284,18 @@ def test_module_colon_id_works_in_a_fresh_process() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "3"  # r1, r2, y on the table; the breaker's white in hand
+
+
+def test_random_action_draws_only_and_all_legal_options() -> None:
+    from piramida.env.gym.opponents import random_action
+    from piramida.env.gym.spaces import MASK_SIZE, action_space
+
+    mask = np.zeros(MASK_SIZE, np.int8)
+    mask[MASK_SLICES["ball"]][[0, 3, 9]] = 1
+    mask[MASK_SLICES["choice"]][[2]] = 1
+    rng = np.random.default_rng(0)
+    draws = [random_action(mask, rng) for _ in range(300)]
+    assert {d["ball"] for d in draws} == {0, 3, 9}
+    assert {d["choice"] for d in draws} == {2}
+    assert {d["call_ball"] for d in draws} == {0}  # no legal option: 0
+    assert all(action_space().contains(d) for d in draws[:20])
