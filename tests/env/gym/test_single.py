@@ -299,3 +299,14 @@ def test_random_action_draws_only_and_all_legal_options() -> None:
     assert {d["choice"] for d in draws} == {2}
     assert {d["call_ball"] for d in draws} == {0}  # no legal option: 0
     assert all(action_space().contains(d) for d in draws[:20])
+
+
+@pytest.mark.filterwarnings("ignore:.*different from the unwrapped:UserWarning")
+@pytest.mark.filterwarnings("ignore:.*alternative render modes:UserWarning")
+def test_fully_flat_env_passes_check_env() -> None:
+    from gymnasium.wrappers import FlattenObservation
+
+    env = FlattenObservation(pg.FlatActionWrapper(pg.PyramidEnv("combined")))
+    check_env(env)
+    assert isinstance(env.observation_space, gym.spaces.Box)
+    assert env.action_space.shape == (96,)
