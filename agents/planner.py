@@ -218,6 +218,9 @@ class PlannerAgent:
         self.n_samples = max(1, int(n_samples))
         self.max_lines = max_lines
         self.phi_sigma = self.noise.phi if self.noise is not None else 0.0
+        #: What the last shot meant to do, as greedy reports it: ("pot", ball,
+        #: pocket), ("safety",), ("break",); the match runner's pot rate.
+        self.last_intent: tuple[str, ...] = ()
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -229,12 +232,22 @@ class PlannerAgent:
         ctx = _Ctx(view, budget)
         if view.kind == "choice":
             return self.choose(ctx)
+        if view.kind == "lag":
+            self.last_intent = ("lag",)
+            return G.lag_shot(view)
         if view.is_break and view.variant != "five_ball":
+            self.last_intent = ("break",)
             return ctx.final(G.break_shot(ctx))
         plans = self.plan_ctx(ctx, top=1)
         if not plans:
+            self.last_intent = ("safety",)
             return ctx.final(G.fallback(ctx))
-        return ctx.final(plans[0].shot)
+        best = plans[0]
+        if best.kind == "pot" and best.line is not None:
+            self.last_intent = ("pot", best.line.target, best.line.pocket)
+        else:
+            self.last_intent = (best.kind,)
+        return ctx.final(best.shot)
 
     def plan(self, view: GameView, top: int = 3) -> list[Plan]:
         """The ``top`` best shots for a shot decision, best first."""
