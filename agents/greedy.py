@@ -48,6 +48,8 @@ ENOUGH_POTS = 2
 REFINE_ITERS = 7
 #: A pot this likely (estimated) is good enough to stop looking.
 SURE = 0.9
+#: Below this best estimate, twice as many lines are tried.
+LIKELY = 0.6
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,17 @@ class GreedyAgent:
         """The best potting shot found and its line, or None."""
         found: list[tuple[float, Trial, PotLine]] = []
         sure = 0
-        for line, place in candidate_lines(ctx)[: self.max_lines]:
+        best_p = 0.0
+        for k, (line, place) in enumerate(candidate_lines(ctx)[: 2 * self.max_lines]):
+            # Past the usual number of lines, look on only while nothing
+            # likely has turned up.
+            if k >= self.max_lines and best_p >= LIKELY:
+                break
             got = pot_line(ctx, line, place)
             if got is None:
                 continue
             found.append((got[0], got[1], line))
+            best_p = max(best_p, got[2])
             sure += got[2] >= SURE
             if sure >= ENOUGH_POTS:
                 break
@@ -410,7 +418,34 @@ def pot_line(
     p_phi = math.erf(half / (sigma_phi * math.sqrt(2.0))) if half > 0 else 0.2
     hits = sum(ok(tr.shot.phi, v * k) is not None for k in (0.92, 1.08))
     p = p_phi * (1 + hits) / 3.0
-    return target_value * p, tr, p
+    # What a miss costs: the stroke just outside the potting range, judged
+    # (a slow miss that reaches no cushion is an item-20 foul).
+    miss = ctx.trial(replace(base, phi=(tr.shot.phi + half + MISS_DPHI) % 360.0))
+    miss_value = min(miss.value, 0.0) if miss is not None else -1.0
+    score = target_value * p + (1.0 - p) * miss_value + LEAVE_WEIGHT * p * leave(ctx, tr)
+    return score, tr, p
+
+
+#: How far past the edge of the potting range the "miss" stroke is aimed.
+MISS_DPHI = 0.3
+
+#: Weight of the next pot's ease in a pot's score (in points).
+LEAVE_WEIGHT = 0.4
+
+
+def leave(ctx: _Context, tr: Trial) -> float:
+    """How easy our next pot is after ``tr`` (0..1; 0 when the turn passes).
+    Only where one cue ball is ours to strike: in free pyramid any ball may
+    be struck next and there is nearly always something on."""
+    nxt = tr.ruling.next
+    if ctx.view.variant == "free" or nxt.player != ctx.me or nxt.kind != "shot":
+        return 0.0
+    pos = tr.ruling.position
+    if pos.in_hand is not None:
+        return 1.0
+    cue = cue_ball_of(ctx.view.variant, ctx.me)
+    d = easiest(pos, [cue] if cue in pos else [])
+    return 0.0 if d is None else 300.0 / (300.0 + d)
 
 
 def _edge(pots_at: Any, first: float = 0.02, limit: float = 0.64) -> float:
