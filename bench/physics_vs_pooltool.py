@@ -61,15 +61,17 @@ def time_piramida(
     simulate: Callable[..., Any], cases: Sequence[Case], tick: Callable[[], object]
 ) -> dict[str, Any]:
     """Per-shot wall time, events and pocketed balls, one shot at a time."""
-    walls, events, pocketed = [], [], []
+    walls, cpus, events, pocketed = [], [], [], []
     for c in cases:
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         res = simulate(c.position, c.shot, table=c.position.table)
         walls.append(time.perf_counter() - t0)
+        cpus.append(time.thread_time() - c0)
         events.append(len(res.events))
         pocketed.append(sorted(_pocketed_ids(res.pocketed)))
         tick()
-    return {"wall_s": walls, "n_events": events, "pocketed": pocketed}
+    return {"wall_s": walls, "cpu_s": cpus, "n_events": events, "pocketed": pocketed}
 
 
 def time_piramida_batch(
@@ -242,6 +244,7 @@ def run(
         offset += n
         pt_walls = [r["wall_s"] for r in pt_rows]
         row["pooltool_per_s"] = _round(_per_s(pt_walls), 2)
+        row["pooltool_cpu_per_s"] = _round(_per_s([r["cpu_s"] for r in pt_rows]), 2)
         row["pooltool_median_ms"] = _round(statistics.median(pt_walls) * 1e3) if pt_walls else None
         row["pooltool_events_per_shot"] = _round(_mean([r["n_events"] for r in pt_rows]), 1)
         row["pooltool_collisions_per_shot"] = _round(_mean([r["n_collisions"] for r in pt_rows]), 1)
@@ -249,6 +252,7 @@ def run(
         row["pooltool_pocketed_per_shot"] = _round(_mean([len(r["pocketed"]) for r in pt_rows]), 2)
         p = pr.get(s)
         row["piramida_per_s"] = _round(_per_s(p["wall_s"]), 2) if p else None
+        row["piramida_cpu_per_s"] = _round(_per_s(p["cpu_s"]), 2) if p else None
         row["piramida_median_ms"] = _round(statistics.median(p["wall_s"]) * 1e3) if p else None
         row["piramida_events_per_shot"] = _round(_mean(p["n_events"]), 1) if p else None
         bs = batch_s[s]
@@ -257,6 +261,10 @@ def run(
         if row["piramida_per_s"] and row["pooltool_per_s"]:
             ratio = row["piramida_per_s"] / row["pooltool_per_s"]
         row["ratio"] = _round(ratio, 2)
+        cpu_ratio = None
+        if row["piramida_cpu_per_s"] and row["pooltool_cpu_per_s"]:
+            cpu_ratio = row["piramida_cpu_per_s"] / row["pooltool_cpu_per_s"]
+        row["cpu_ratio"] = _round(cpu_ratio, 2)
         if p and pt_rows:
             same = sum(
                 sorted(r["pocketed"]) == q for r, q in zip(pt_rows, p["pocketed"], strict=True)
@@ -287,6 +295,9 @@ def format_table(rep: dict[str, Any]) -> str:
         ("batch/s", "piramida_batch_per_s"),
         ("pooltool/s", "pooltool_per_s"),
         ("ratio", "ratio"),
+        ("pir cpu/s", "piramida_cpu_per_s"),
+        ("pt cpu/s", "pooltool_cpu_per_s"),
+        ("cpu ratio", "cpu_ratio"),
         ("ev/shot pir", "piramida_events_per_shot"),
         ("ev/shot pt", "pooltool_events_per_shot"),
         ("pt median ms", "pooltool_median_ms"),

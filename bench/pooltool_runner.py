@@ -33,7 +33,9 @@ parameters actually handed to pooltool) and ``results``, one per case:
 null one, transitions included), ``n_collisions`` (ball-ball, cushion, jaw,
 pocket), ``sim_s`` (pooltool.simulate alone) and ``wall_s`` (building the
 system, simulating and reading the result back; the benchmark's shots/s uses
-this, as piramida's figure includes building its arrays too).
+this, as piramida's figure includes building its arrays too), and
+``cpu_s`` (the same span in this thread's CPU time, which other load on the
+machine inflates far less than wall time).
 
 Shot convention mapping (piramida ``Shot`` -> ``pooltool.Cue``), checked
 against pooltool 0.6.0's ``instantaneous_point.cue_strike``:
@@ -262,6 +264,7 @@ def _trace(system: pt.System) -> list[dict[str, Any]]:
 
 
 def run_case(model: Model, case: dict[str, Any], max_events: int, trace: bool) -> dict[str, Any]:
+    c0 = time.thread_time()
     t0 = time.perf_counter()
     system = model.system(case["balls"], case["shot"])
     t1 = time.perf_counter()
@@ -278,6 +281,7 @@ def run_case(model: Model, case: dict[str, Any], max_events: int, trace: bool) -
     n_events = sum(1 for ev in system.events if ev.event_type != pt.EventType.NONE)
     n_coll = sum(1 for ev in system.events if ev.event_type in COLLISIONS)
     t3 = time.perf_counter()
+    c3 = time.thread_time()
     res: dict[str, Any] = {
         "final": final,
         "pocketed": pocketed,
@@ -287,6 +291,7 @@ def run_case(model: Model, case: dict[str, Any], max_events: int, trace: bool) -
         "truncated": bool(max_events and n_events >= max_events),
         "sim_s": t2 - t1,
         "wall_s": (t1 - t0) + (t3 - t1),
+        "cpu_s": c3 - c0,
     }
     if trace:
         res["trace"] = _trace(system)
