@@ -20,7 +20,7 @@ def test_bench_physics_is_registered_with_its_options() -> None:
         assert opt in result.stdout
 
 
-def test_bench_physics_rejects_an_unknown_option_in_one_line() -> None:
+def test_bench_physics_rejects_an_unknown_option() -> None:
     result = runner.invoke(app, ["bench", "physics", "--fast"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
