@@ -51,14 +51,25 @@ class Frame:
         self._noise_rng = np.random.default_rng(0)
         self.shots = 0
 
-    def reset(self, seed: int) -> tuple[np.random.Generator, int]:
-        """A new frame; returns the opponent's generator and seed."""
+    def reset(
+        self, seed: int, options: Mapping[str, Any] | None = None
+    ) -> tuple[np.random.Generator, int]:
+        """A new frame; returns the opponent's generator and seed.
+
+        ``options["position"]`` (a ``Position``, or its text or JSON form)
+        starts the frame there instead of the rack (drills, curricula); the
+        player to act is its ``to_move``."""
         rack, noise, opp = np.random.SeedSequence(seed).spawn(3)
         self._noise_rng = np.random.default_rng(noise)
         rack_seed = int(rack.generate_state(1, np.uint32)[0])
         opp_seed = int(opp.generate_state(1, np.uint32)[0])
+        start = _start_position(self.variant, (options or {}).get("position"))
         self.game = Game.new(
-            self.variant, seed=rack_seed, options=self.options, simulate=self._simulate
+            self.variant,
+            seed=rack_seed,
+            options=self.options,
+            simulate=self._simulate,
+            position=start,
         )
         self.shots = 0
         return np.random.default_rng(opp_seed), opp_seed
@@ -103,3 +114,15 @@ class Frame:
         if not self.g.over or w is None:
             return 0.0
         return 1.0 if w == player else -1.0
+
+
+def _start_position(variant: str, given: Any) -> Position | None:
+    if given is None:
+        return None
+    pos = given if isinstance(given, Position) else Position.parse(str(given))
+    if pos.variant != variant:
+        raise ValueError(
+            f"reset position is a {pos.variant} position, the env plays {variant} "
+            f"(position: {pos.to_text()})"
+        )
+    return pos

@@ -65,7 +65,8 @@ class MultiAgentPyramidCore:
 
     ## Starting State
 
-    As ``PyramidEnv``: the variant's start position, breaker from the seed.
+    As ``PyramidEnv``: the variant's start position, breaker from the seed,
+    or ``reset(options={"position": P})``.
 
     ## Episode End
 
@@ -129,7 +130,7 @@ class MultiAgentPyramidCore:
     ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
         if seed is not None:
             self._rng, _ = seeding.np_random(seed)
-        self.frame.reset(int(self._rng.integers(2**63)))
+        self.frame.reset(int(self._rng.integers(2**63)), options)
         self.agents = list(AGENTS)
         self._done = False
         actor = self.actor()

@@ -69,6 +69,8 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
     from the reset seed except in classic pyramid), the cue ball in hand in
     the house, the break to come. If the opponent breaks, its break (and
     anything it plays until the learner's turn) is played inside ``reset``.
+    ``reset(options={"position": P})`` starts from the position ``P`` (a
+    ``Position`` or its text/JSON form) instead, ``P.to_move`` to act.
 
     ## Episode End
 
@@ -130,7 +132,7 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
-        _, opp_seed = self.frame.reset(int(self.np_random.integers(2**63)))
+        _, opp_seed = self.frame.reset(int(self.np_random.integers(2**63)), options)
         self.opponent.reset(opp_seed)
         self._done = False
         self._run_opponent()

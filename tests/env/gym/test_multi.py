@@ -158,3 +158,18 @@ def test_importing_the_envs_loads_no_ray_but_the_rllib_class_does() -> None:
     assert lines[0] == "False"
     if lines[1] != "noray":
         assert lines[1:] == ["True", "moscow"]
+
+
+def test_core_resets_from_a_given_position() -> None:
+    text = (
+        "variant=moscow balls=0:0.8875,1.0;5:0.8875,2.0 shelves=1,2|3 score=2,1 "
+        "owed=0,0 to_move=1 in_hand=- break=0"
+    )
+    core = MultiAgentPyramidCore({"variant": "moscow", "noise": "none"})
+    obs, _ = core.reset(seed=0, options={"position": text})
+    assert list(obs) == ["player_1"]
+    o = obs["player_1"]
+    assert o["balls"][:, 2].nonzero()[0].tolist() == [0, 5]
+    # Seen by player 1: his shelf holds 3, the opponent's 1 and 2.
+    assert o["shelf"][[1, 2, 3]].tolist() == [-1.0, -1.0, 1.0]
+    assert o["score"].tolist() == pytest.approx([1 / 8, 2 / 8])

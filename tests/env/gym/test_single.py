@@ -310,3 +310,19 @@ def test_fully_flat_env_passes_check_env() -> None:
     check_env(env)
     assert isinstance(env.observation_space, gym.spaces.Box)
     assert env.action_space.shape == (96,)
+
+
+def test_reset_from_a_given_position() -> None:
+    from piramida.env.position import Position
+
+    text = (
+        "variant=moscow balls=0:0.8875,1.0;5:0.8875,2.0 shelves=1,2|3 score=2,1 "
+        "owed=0,0 to_move=0 in_hand=- break=0"
+    )
+    env = gym.make("piramida/MoscowPyramid-v0", opponent=_stubborn)
+    obs, _ = env.reset(seed=0, options={"position": text})
+    assert obs["balls"][:, 2].nonzero()[0].tolist() == [0, 5]
+    assert obs["shelf"][[1, 2, 3]].tolist() == [1.0, 1.0, -1.0]
+    assert obs["balls"][5, 1] == pytest.approx(2.0 / Position.parse(text).table.length)
+    with pytest.raises(ValueError, match="moscow"):
+        pg.PyramidEnv("free").reset(seed=0, options={"position": text})
