@@ -161,11 +161,7 @@ def decode(game: Game, action: Mapping[str, Any], lg: Legal | None = None) -> De
     ball = slots[k] if 0 <= k < len(slots) else None
     if ball not in lg.balls:
         fixes.append("ball")
-        ball = (
-            next(b for b in slots if b in lg.balls)
-            if any(b in lg.balls for b in slots)
-            else lg.balls[0]
-        )
+        ball = next((b for b in slots if b in lg.balls), lg.balls[0])
     call = None
     if lg.call_balls:
         k = _index(action, "call_ball")
