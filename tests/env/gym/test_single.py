@@ -326,3 +326,21 @@ def test_reset_from_a_given_position() -> None:
     assert obs["balls"][5, 1] == pytest.approx(2.0 / Position.parse(text).table.length)
     with pytest.raises(ValueError, match="moscow"):
         pg.PyramidEnv("free").reset(seed=0, options={"position": text})
+
+
+def test_greedy_agent_plays_as_the_opponent() -> None:
+    # The real agent reads the TurnView (referee and state included).
+    greedy = pytest.importorskip("piramida.agents.greedy")
+    from piramida.env.gym.opponents import random_action
+
+    env = gym.make("piramida/CombinedPyramid-v0", opponent=greedy.GreedyAgent(), max_shots=120)
+    mine = theirs = 0
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        term = trunc = False
+        info: dict = {}
+        while not (term or trunc):
+            obs, _, term, trunc, info = env.step(random_action(obs["action_mask"], rng))
+        mine, theirs = mine + info["score"][0], theirs + info["score"][1]
+    assert theirs > mine
