@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
+try:
+    import gymnasium
+except ImportError as exc:  # pragma: no cover - the extra is installed in development
+    raise ImportError(
+        "piramida.env.gym needs gymnasium (and pettingzoo for PyramidAEC): "
+        "pip install 'piramida[gym]'"
+    ) from exc
 
 from .frame import DEFAULT_NOISE, Frame
 from .multi import MultiAgentPyramidCore
