@@ -9,8 +9,9 @@
   target (balls or points to win), clipped to [-4, 4].
 - ``owed`` (2,): penalty balls owed (RULES.md §4.8, seed 003), own then
   opponent's, divided by 15.
-- ``in_hand`` (4,): one-hot of none, house, rear_house, anywhere for the
-  player to act (the lag counts as the house).
+- ``in_hand`` (4,): one-hot of none, house, rear_house, anywhere: where the
+  observer may place his cue ball when he is to shoot (the lag counts as the
+  house); "none" when he is not to shoot.
 - ``is_break`` (1,): 1 when the next shot is the break.
 - ``decision`` (2,): one-hot of shot, choice; zeros when the observer is
   not the one to act or the frame is over.
