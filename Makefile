@@ -26,6 +26,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
+	$(MAKE) --no-print-directory typecheck
 	$(PY) -m pytest
 
 test-slow: $(STAMP)
@@ -36,6 +37,10 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check . || true
 
 typecheck: $(STAMP)
+	@rm -rf build/typecheck && mkdir -p build/typecheck/piramida
+	@cp -al piramida/. build/typecheck/piramida/
+	@for d in env agents training eval configs; do cp -al $$d build/typecheck/piramida/$$d; done
+	@find build/typecheck -name __pycache__ -prune -exec rm -rf {} +
 	$(VENV)/bin/pyright
 
 # Benchmarks against pooltool (docs/performance.md). pooltool pins numba < 0.63,

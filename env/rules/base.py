@@ -38,8 +38,11 @@ class Referee(Protocol):
     """What ``Game`` and the ``referee`` command need from a variant."""
 
     game_type: GameType
-    options: Mapping[str, Any]
     table: Table
+
+    # Read-only in the protocol, so a referee may keep its options in a dict.
+    @property
+    def options(self) -> Mapping[str, Any]: ...
 
     def initial_state(self, position: Position) -> State: ...
 
