@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -192,11 +192,13 @@ class Table:
         return y > self.rear_line
 
     # ---------------------------------------------------------------- geometry
-    @property
+    # Cached on the instance: hashing a Table for a shared cache on every
+    # access costs more than the physics of a short shot.
+    @cached_property
     def pockets(self) -> dict[str, Pocket]:
         return _pockets(self)
 
-    @property
+    @cached_property
     def cushions(self) -> dict[str, Cushion]:
         return _cushions(self)
 
@@ -252,6 +254,9 @@ class Table:
         """The cushion a ball at (x, y) is frozen to (touching within ``tol``),
         or None."""
         r = self.ball_radius
+        margin = r + tol
+        if margin < x < self.width - margin and margin < y < self.length - margin:
+            return None  # nowhere near a cushion nose
         for c in self.cushions.values():
             (sx, sy), (ex, ey) = c.start, c.end
             nx, ny = c.normal

@@ -32,11 +32,13 @@ def place_struck_ball(position: Position, shot: Shot, table: Table) -> tuple[Pos
     """The position with the struck ball on the table, and whether it was
     placed from hand. Raises IllegalShotError for a ball that is neither on
     the table nor legally placed."""
-    text = position.to_text()
+    def text() -> str:  # only built when there is an error to report
+        return position.to_text()
+
     if shot.ball in position:
         if shot.place is not None:
             raise IllegalShotError(
-                f"shot places ball {shot.ball} but it is on the table, not in hand (position: {text})"
+                f"shot places ball {shot.ball} but it is on the table, not in hand (position: {text()})"
             )
         return position, False
     in_hand = position.in_hand is not None and shot.ball == cue_ball_of(
@@ -44,22 +46,22 @@ def place_struck_ball(position: Position, shot: Shot, table: Table) -> tuple[Pos
     )
     if not in_hand:
         raise IllegalShotError(
-            f"struck ball {shot.ball} is not on the table and not in hand (position: {text})"
+            f"struck ball {shot.ball} is not on the table and not in hand (position: {text()})"
         )
     if shot.place is None:
         raise IllegalShotError(
-            f"ball {shot.ball} is in hand: the shot must give place=X,Y (position: {text})"
+            f"ball {shot.ball} is in hand: the shot must give place=X,Y (position: {text()})"
         )
     x, y = shot.place
     if not table.on_surface(x, y):
         raise IllegalShotError(
-            f"place ({x}, {y}) for ball {shot.ball} is off the playing surface (position: {text})"
+            f"place ({x}, {y}) for ball {shot.ball} is off the playing surface (position: {text()})"
         )
     r = table.ball_radius
     for b, bx, by in position.balls:
         if math.hypot(bx - x, by - y) < 2 * r - 1e-9:
             raise IllegalShotError(
-                f"place ({x}, {y}) for ball {shot.ball} overlaps ball {b} (position: {text})"
+                f"place ({x}, {y}) for ball {shot.ball} overlaps ball {b} (position: {text()})"
             )
     placed = position.replace(balls=position.balls + ((shot.ball, x, y),), in_hand=None)
     return placed, True
