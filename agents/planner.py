@@ -62,12 +62,14 @@ SPINS: tuple[tuple[float, float, str], ...] = (
     (-0.35, 1.25, "draw"),
     (0.0, 1.5, "firm stun"),
 )
+#: Centred pots kept as candidates (best by greedy's estimate).
+KEEP_POTS = 5
 #: Samples per candidate in the first round of successive halving, and the
 #: most any candidate gets.
-FIRST_SAMPLES = 4
-MAX_SAMPLES = 64
+FIRST_SAMPLES = 8
+MAX_SAMPLES = 256
 #: Share of the budget candidate generation may use before evaluation.
-GEN_SHARE = 0.45
+GEN_SHARE = 0.5
 #: Turn value for a cue ball in hand (a pot is nearly always on).
 P_IN_HAND = 0.75
 #: A frame won or lost, in units of a ball.
@@ -210,6 +212,7 @@ class PlannerAgent:
         n_sims: int | None = None,
         n_samples: int = MAX_SAMPLES,
         max_lines: int = MAX_LINES,
+        centred: bool = True,
     ) -> None:
         self.budget_s = budget_s
         self.noise = None if noise in (None, "none") else load_noise(noise)
@@ -217,6 +220,10 @@ class PlannerAgent:
         self.n_sims = n_sims
         self.n_samples = max(1, int(n_samples))
         self.max_lines = max_lines
+        #: True: pots from greedy's centred, scored ``pot_line`` (the
+        #: default); False: plain throw-corrected aim (the first version).
+        self.centred = centred
+        self.spin_lines = SPIN_LINES
         self.phi_sigma = self.noise.phi if self.noise is not None else 0.0
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
@@ -285,24 +292,8 @@ class PlannerAgent:
             # The break (RULES.md §4.2): greedy's stroke at the rack, evaluated.
             add(Candidate(G.break_shot(ctx), "break"))
             return out
-        lines = G.candidate_lines(ctx)[: self.max_lines]
-        refined: list[tuple[PotLine, tuple[float, float] | None, G.Trial]] = []
-        for line, place in lines:
-            if ctx.budget.spent(GEN_SHARE) and out:
-                break
-            v0 = cue_speed_for(line, ctx.table)
-            tr = None
-            # Softer or with draw when the plain stroke scratches (a ball in
-            # the jaws: the cue ball follows it in).
-            for k, b in ((1.0, 0.0), (0.75, 0.0), (1.4, 0.0), (1.0, -0.35)):
-                tr = G.refine(ctx, line, place, v0 * k, b=b)
-                if tr is not None:
-                    break
-            if tr is None:
-                continue
-            refined.append((line, place, tr))
-            add(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
-        for line, place, tr in refined[:SPIN_LINES]:
+        refined = self._pot_candidates(ctx, add)
+        for line, place, tr in refined[: self.spin_lines]:
             for b, k, name in SPINS:
                 if ctx.budget.spent(GEN_SHARE):
                     break
@@ -318,6 +309,62 @@ class PlannerAgent:
             except PiramidaError:
                 pass
         return out
+
+    def _pot_candidates(
+        self, ctx: _Ctx, add: Any
+    ) -> list[tuple[PotLine, tuple[float, float] | None, G.Trial]]:
+        """Potting strokes, best first, added as candidates; returns the
+        lines with their trials for the spin variants."""
+        if self.centred:
+            got = self._centred_pots(ctx)
+            if got is not None:
+                for line, _place, tr in got:
+                    add(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
+                return got
+        lines = G.candidate_lines(ctx)[: self.max_lines]
+        refined: list[tuple[PotLine, tuple[float, float] | None, G.Trial]] = []
+        for line, place in lines:
+            if ctx.budget.spent(GEN_SHARE) and refined:
+                break
+            v0 = cue_speed_for(line, ctx.table)
+            tr = None
+            # Softer or with draw when the plain stroke scratches (a ball in
+            # the jaws: the cue ball follows it in).
+            for k, b in ((1.0, 0.0), (0.75, 0.0), (1.4, 0.0), (1.0, -0.35)):
+                tr = G.refine(ctx, line, place, v0 * k, b=b)
+                if tr is not None:
+                    break
+            if tr is None:
+                continue
+            refined.append((line, place, tr))
+            add(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
+        return refined
+
+    def _centred_pots(
+        self, ctx: _Ctx
+    ) -> list[tuple[PotLine, tuple[float, float] | None, G.Trial]] | None:
+        """Greedy's ``pot_line`` strokes (throw-corrected, aimed at the middle
+        of the range of directions that pot, scored by greedy's estimate),
+        the ``KEEP_POTS`` best of them; None if greedy's API is not the one
+        this was written against."""
+        found: list[tuple[float, PotLine, tuple[float, float] | None, G.Trial]] = []
+        sure = 0
+        try:
+            for line, place in G.candidate_lines(ctx)[: 2 * self.max_lines]:
+                if ctx.budget.spent(GEN_SHARE) and found:
+                    break
+                if len(found) >= self.max_lines or sure >= 3:
+                    break
+                got = G.pot_line(ctx, line, place, sigma_phi=max(self.phi_sigma, 0.02))
+                if got is None:
+                    continue
+                score, tr, p = got[0], got[1], got[2]
+                found.append((float(score), line, place, tr))
+                sure += float(p) >= 0.9
+        except (TypeError, ValueError, AttributeError):
+            return None
+        found.sort(key=lambda f: -f[0])
+        return [(ln, pl, tr) for _, ln, pl, tr in found[:KEEP_POTS]]
 
     def safeties(self, ctx: _Ctx, few: int) -> list[Shot]:
         """Full and half-ball contacts on the nearest clear balls."""
@@ -362,9 +409,11 @@ class PlannerAgent:
                     break
             if ctx.budget.spent() or self.noise is None:
                 break
-            if len(alive) > 1:
+            if len(alive) > 2:
+                # Keep two to the end: the last samples go to telling the
+                # best two apart.
                 alive.sort(key=lambda c: -c.mean)
-                alive = alive[: max(1, math.ceil(len(alive) / 2))]
+                alive = alive[: max(2, math.ceil(len(alive) / 2))]
             if k >= self.n_samples:
                 break
             k = min(2 * k, self.n_samples)

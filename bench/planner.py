@@ -118,11 +118,13 @@ def suggest_time(repeats: int = 5) -> dict[str, Any]:
 
 
 def match(
-    variant: str, games: int, sims: int | None, budget: float | None, seed: int
+    variant: str, games: int, sims: int | None, budget: float | None, seed: int, centred: bool = False
 ) -> dict[str, Any]:
     from piramida.eval.match import run_match
 
     kw: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
+    if centred:
+        kw["centred"] = True
     t0 = time.perf_counter()
     res = run_match(
         variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}]
@@ -153,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--sims", type=int, default=300)
     m.add_argument("--budget", type=float, default=None, help="seconds instead of --sims")
     m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--centred", action="store_true", help="planner pots from greedy's centred aim")
     m.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     if a.cmd == "positions":
@@ -178,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         sims = None if a.budget is not None else a.sims
-        out = match(a.variant, a.games, sims, a.budget, a.seed)
+        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred)
         print(out["summary"])
         lo, hi = out["ci95"][0]
         print(
