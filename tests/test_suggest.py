@@ -97,3 +97,19 @@ def test_bad_input_is_one_line() -> None:
     assert "noise" in _bad("--position", pos, "--noise", "godlike")
     assert ".png" in _bad("--position", pos, "--png", "x.jpg")
     _bad("--position", "variant=free balls=0:0.1,0.1;1:0.1,0.1")
+
+
+def test_demo_suggestions_draw_each_pyramid_variant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from piramida.commands import suggest as S
+    from piramida.env.position import PYRAMID_VARIANTS
+
+    monkeypatch.setattr(S, "DEMO_SIMS", 40)
+    S.demo_suggestions(tmp_path, seed=0)
+    out = capsys.readouterr().out
+    for v in PYRAMID_VARIANTS:
+        png = tmp_path / f"suggest_{v}.png"
+        assert png.read_bytes()[:8] == PNG_MAGIC
+        assert str(png) in out
+    assert out.count("-> ball=") == len(PYRAMID_VARIANTS)

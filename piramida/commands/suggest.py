@@ -136,7 +136,7 @@ def format_plans(plans: list[Any]) -> str:
 #: Shots played (greedy against greedy, ``pro`` noise) to reach the demo's
 #: mid-game positions, and the simulation budget of each suggestion.
 DEMO_SHOTS = 4
-DEMO_SIMS = 250
+DEMO_SIMS = 600
 
 
 def sample_midgame(variant: str, seed: int = 0) -> Any:
