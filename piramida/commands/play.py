@@ -9,8 +9,6 @@ import typer
 
 from piramida.commands.common import fail, friendly_errors
 
-AGENTS = ("random",)
-
 
 def register(app: typer.Typer) -> None:
     @app.command("play")
@@ -18,28 +16,37 @@ def register(app: typer.Typer) -> None:
     def play(
         variant: str = typer.Option("free", "--variant", help="the variant to play"),
         agents: str = typer.Option("random,random", "--agents", help="two agents, comma separated"),
-        seed: int = typer.Option(0, "--seed", help="seed of the rack and the agents"),
+        seed: int = typer.Option(0, "--seed", help="seed of the rack, the agents and the noise"),
+        noise: str = typer.Option("none", "--noise", help="execution noise preset (configs/noise)"),
         max_shots: int = typer.Option(200, "--max-shots", help="stop after this many shots"),
         option: list[str] = typer.Option(None, "--option", help="variant option NAME=VALUE (repeatable)"),
         save: Path | None = typer.Option(None, "--save", help="write the game (full history) as JSON here"),
         png_dir: Path | None = typer.Option(None, "--png-dir", help="write a PNG of the position after each shot"),
     ) -> None:
-        """Play a frame between two agents (needs the physics)."""
-        from piramida.env import physics
+        """Play a frame between two agents, one line per shot and ruling."""
+        from piramida.agents import AGENTS, make_agent
         from piramida.env.game import Game
         from piramida.env.rules.options import parse_option_args
 
-        if getattr(physics, "simulate", None) is None:
-            fail("piramida play needs the physics (piramida.env.physics.simulate), which is not built yet")
         names = [a.strip() for a in agents.split(",")]
         if len(names) != 2 or any(n not in AGENTS for n in names):
             fail(f"--agents wants two of {', '.join(AGENTS)} separated by a comma, got {agents!r}")
         if png_dir is not None and not png_dir.is_dir():
             fail(f"--png-dir {str(png_dir)!r} is not a folder")
-        from piramida.agents.random_agent import RandomAgent
 
-        players = [RandomAgent(seed * 2 + i) for i in range(2)]
-        game = Game.new(variant, seed=seed, options=parse_option_args(option))
+        from piramida.env.physics import load_noise, simulate
+
+        nz = None if noise == "none" else load_noise(noise)
+        strokes = [0]
+
+        def noisy(position, shot):  # type: ignore[no-untyped-def]
+            # One noise stream per stroke, keyed by (seed, stroke).
+            strokes[0] += 1
+            res = simulate(position, shot, noise=nz, seed=None if nz is None else seed * 100003 + strokes[0])
+            return res.events, res.final
+
+        players = [make_agent(n, seed=seed * 2 + i) for i, n in enumerate(names)]
+        game = Game.new(variant, seed=seed, options=parse_option_args(option), simulate=noisy)
         shots = 0
         while not game.over and shots < max_shots:
             nxt = game.next

@@ -193,11 +193,6 @@ def test_play_command_with_a_stand_in_physics(monkeypatch: pytest.MonkeyPatch, t
     assert json.loads(save.read_text())["variant"] == "combined"
 
 
-def test_play_command_without_physics(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(physics, "simulate", None, raising=False)
-    assert "physics" in _bad(["play", "--variant", "free"])
-
-
 def test_rules_never_import_the_physics() -> None:
     import ast
 
