@@ -213,6 +213,7 @@ class PlannerAgent:
         n_samples: int = MAX_SAMPLES,
         max_lines: int = MAX_LINES,
         centred: bool = True,
+        run: float | None = None,
     ) -> None:
         self.budget_s = budget_s
         self.noise = None if noise in (None, "none") else load_noise(noise)
@@ -224,6 +225,9 @@ class PlannerAgent:
         #: default); False: plain throw-corrected aim (the first version).
         self.centred = centred
         self.spin_lines = SPIN_LINES
+        #: Balls a turn at the table is worth beyond the next pot, for the
+        #: value of the position left; None: the plain 1.5 p - 0.5.
+        self.run = run
         self.phi_sigma = self.noise.phi if self.noise is not None else 0.0
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
@@ -482,7 +486,11 @@ class PlannerAgent:
                 cues = []
             targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
             p = pot_probability(easiest_difficulty(pos, cues, targets), self.phi_sigma)
-        return unit * (1.5 * p - 0.5)
+        if self.run is None:
+            return unit * (1.5 * p - 0.5)
+        # The pot now plus the run it may start, less the opponent's run
+        # after a miss: p (1 + R) - (1 - p) R.
+        return unit * (p * (1.0 + 2.0 * self.run) - self.run)
 
     def leave(self, ctx: _Ctx, ruling: Any) -> float:
         if ruling.winner is not None or getattr(ruling.state, "over", False):

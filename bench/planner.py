@@ -118,13 +118,21 @@ def suggest_time(repeats: int = 5) -> dict[str, Any]:
 
 
 def match(
-    variant: str, games: int, sims: int | None, budget: float | None, seed: int, centred: bool = False
+    variant: str,
+    games: int,
+    sims: int | None,
+    budget: float | None,
+    seed: int,
+    centred: bool = False,
+    run: float | None = None,
 ) -> dict[str, Any]:
     from piramida.eval.match import run_match
 
     kw: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
     if centred:
         kw["centred"] = True
+    if run is not None:
+        kw["run"] = run
     t0 = time.perf_counter()
     res = run_match(
         variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}]
@@ -156,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--budget", type=float, default=None, help="seconds instead of --sims")
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--centred", action="store_true", help="planner pots from greedy's centred aim")
+    m.add_argument("--run", type=float, default=None, help="planner's run value (balls)")
     m.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     if a.cmd == "positions":
@@ -181,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         sims = None if a.budget is not None else a.sims
-        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred)
+        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred, a.run)
         print(out["summary"])
         lo, hi = out["ci95"][0]
         print(
