@@ -183,8 +183,10 @@ def demo_suggestions(out_dir: Path, seed: int = 0) -> None:
 
     typer.echo("\nplanner suggestions (pro noise, "
                f"{DEMO_SIMS} simulations each) for a mid-game position of each pyramid variant:")
-    for variant in PYRAMID_VARIANTS:
-        pos = sample_midgame(variant, seed)
+    for k, variant in enumerate(PYRAMID_VARIANTS):
+        # A different rack per variant: the single-cue-ball games would
+        # otherwise reach the same table.
+        pos = sample_midgame(variant, seed + k)
         if pos.is_break or not pos.balls:
             continue
         plans = suggest(pos, budget_s=None, top=1, seed=seed, n_sims=DEMO_SIMS)
