@@ -8,65 +8,14 @@ An agent is asked to act only when it is its turn. It sees a ``GameView``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from piramida.env.position import Position
 from piramida.env.shot import Shot
-from piramida.env.table import Table
+from piramida.env.view import GameView
 
 Action = Shot | str
 
-
-@dataclass(frozen=True)
-class GameView:
-    """Everything an agent may look at when it is asked to act."""
-
-    variant: str
-    position: Position
-    player: int
-    kind: str  # "shot" or "choice"
-    choices: tuple[str, ...] = ()
-    in_hand: str | None = None
-    cue_balls: tuple[str, ...] = ()
-    options: Mapping[str, Any] = field(default_factory=dict)
-    shot_number: int = 0
-    #: The game's referee and state, for agents that judge their own
-    #: candidate shots (``greedy``); None in views built by hand.
-    referee: Any = field(default=None, compare=False, repr=False)
-    state: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def table(self) -> Table:
-        return self.position.table
-
-    @property
-    def is_break(self) -> bool:
-        return self.position.is_break
-
-    @classmethod
-    def of(cls, game: Any) -> GameView:
-        """The view of ``game`` (a ``piramida.env.game.Game``) for the player
-        to act."""
-        state = game.state
-        nxt = state.next
-        referee = game.referee
-        pos = state.position
-        cue = tuple(referee.allowed_cue_balls(pos)) if nxt.kind == "shot" else ()
-        return cls(
-            variant=game.variant,
-            position=pos,
-            player=int(nxt.player) if nxt.player is not None else pos.to_move,
-            kind=nxt.kind,
-            choices=tuple(nxt.choices),
-            in_hand=nxt.in_hand,
-            cue_balls=cue,
-            options=dict(referee.options),
-            shot_number=len(game.history),
-            referee=referee,
-            state=state,
-        )
+__all__ = ["Action", "Agent", "GameView"]
 
 
 @runtime_checkable

@@ -7,77 +7,25 @@ env talks to agents by their protocol only: an opponent is
   the action space under the action mask (so it also makes random legal
   choices), drawn from the generator the env's ``reset(seed=...)`` seeds;
 - any object with ``act(view) -> Shot | str`` (``piramida.agents.base.Agent``):
-  it gets a ``TurnView``, field for field the same as
-  ``piramida.agents.base.GameView`` (a test pins that), and its
-  ``reset(seed)`` is called on every env reset;
+  it gets a ``piramida.env.view.GameView`` and its ``reset(seed)`` is
+  called on every env reset;
 - a callable ``f(game) -> Shot | str``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from piramida.env.game import Game
-from piramida.env.position import Position
 from piramida.env.shot import Shot
-from piramida.env.table import Table
+from piramida.env.view import GameView
 
 from .decode import decode
 from .encode import action_mask, legal
 from .spaces import MASK_PARTS, MASK_SLICES, N_SHOT
-
-
-@dataclass(frozen=True)
-class TurnView:
-    """What an agent sees when asked to act (the fields of
-    ``piramida.agents.base.GameView``)."""
-
-    variant: str
-    position: Position
-    player: int
-    kind: str
-    choices: tuple[str, ...] = ()
-    in_hand: str | None = None
-    cue_balls: tuple[str, ...] = ()
-    options: Mapping[str, Any] = field(default_factory=dict)
-    shot_number: int = 0
-    #: The game's referee and state, for agents that judge their own
-    #: candidate shots.
-    referee: Any = field(default=None, compare=False, repr=False)
-    state: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def table(self) -> Table:
-        return self.position.table
-
-    @property
-    def is_break(self) -> bool:
-        return self.position.is_break
-
-    @classmethod
-    def of(cls, game: Game) -> TurnView:
-        st = game.state
-        nxt = st.next
-        ref: Any = game.referee
-        pos = st.position
-        cue = tuple(ref.allowed_cue_balls(pos)) if nxt.kind == "shot" else ()
-        return cls(
-            variant=game.variant,
-            position=pos,
-            player=int(nxt.player) if nxt.player is not None else pos.to_move,
-            kind=nxt.kind,
-            choices=tuple(nxt.choices),
-            in_hand=nxt.in_hand,
-            cue_balls=cue,
-            options=dict(ref.options),
-            shot_number=len(game.history),
-            referee=ref,
-            state=st,
-        )
 
 
 def random_action(mask: np.ndarray, rng: np.random.Generator) -> dict[str, Any]:
@@ -140,5 +88,5 @@ class _Bound:
         if self.how == "random":
             return self.obj.act_on(game)
         if self.how == "agent":
-            return self.obj.act(TurnView.of(game))
+            return self.obj.act(GameView.of(game))
         return self.obj(game)

@@ -27,6 +27,7 @@ def register(app: typer.Typer) -> None:
         from piramida.agents import AGENTS, make_agent
         from piramida.env.game import Game
         from piramida.env.rules.options import parse_option_args
+        from piramida.env.view import GameView
 
         names = [a.strip() for a in agents.split(",")]
         if len(names) != 2 or any(n not in AGENTS for n in names):
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
         while not game.over and shots < max_shots:
             nxt = game.next
             player = int(nxt.player) if nxt.player is not None else 0
-            view = _view(game)
+            view = GameView.of(game)
             action = players[player].act(view)
             if isinstance(action, str):
                 game.choose(action)
@@ -79,24 +80,3 @@ def _brief(shot) -> str:  # type: ignore[no-untyped-def]
     if shot.call is not None:
         out += f" call={shot.call[0]}:{shot.call[1]}"
     return out
-
-
-def _view(game):  # type: ignore[no-untyped-def]
-    """What the agent sees: ``piramida.agents.base.GameView`` when it exists."""
-    try:
-        from piramida.agents.base import GameView
-
-        return GameView.of(game)
-    except ImportError:  # pragma: no cover - the agents package is always there once built
-        from types import SimpleNamespace
-
-        st = game.state
-        cue = game.referee.allowed_cue_balls(st.position) if st.next.kind == "shot" else ()
-        return SimpleNamespace(
-            variant=game.variant,
-            position=st.position,
-            kind=st.next.kind,
-            choices=st.next.choices,
-            in_hand=st.next.in_hand,
-            cue_balls=cue,
-        )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import gymnasium as gym
@@ -13,7 +12,6 @@ from gymnasium.utils.env_checker import check_env
 import piramida.env.gym as pg
 from piramida.env.gym.decode import InvalidActionError
 from piramida.env.gym.encode import legal
-from piramida.env.gym.opponents import TurnView
 from piramida.env.gym.spaces import CHOICES, MASK_SLICES, slot_ids
 
 IDS = sorted(pg.ENV_IDS)
@@ -197,14 +195,6 @@ def test_render_modes() -> None:
         pg.PyramidEnv(render_mode="human")
 
 
-def test_turn_view_has_the_fields_of_game_view() -> None:
-    from piramida.agents.base import GameView
-
-    assert [f.name for f in dataclasses.fields(TurnView)] == [
-        f.name for f in dataclasses.fields(GameView)
-    ]
-
-
 def test_agent_opponent_is_asked_with_a_view_and_reset() -> None:
     from piramida.agents.random_agent import RandomAgent
 
@@ -255,19 +245,6 @@ def test_stepping_after_the_end_is_refused() -> None:
     assert term or trunc
     with pytest.raises(RuntimeError, match="reset"):
         env.step(env.action_space.sample())
-
-
-def test_turn_view_equals_game_view_of_the_same_game() -> None:
-    from piramida.agents.base import GameView
-    from piramida.env.game import Game
-
-    game = Game.new("classic71", seed=3)
-    tv, gv = TurnView.of(game), GameView.of(game)
-    assert dataclasses.asdict(tv) | {"referee": None, "state": None} == dataclasses.asdict(gv) | {
-        "referee": None,
-        "state": None,
-    }
-    assert tv.cue_balls == ("0",) and tv.kind == "shot"
 
 
 def test_module_colon_id_works_in_a_fresh_process() -> None:
@@ -329,7 +306,7 @@ def test_reset_from_a_given_position() -> None:
 
 
 def test_greedy_agent_plays_as_the_opponent() -> None:
-    # The real agent reads the TurnView (referee and state included).
+    # The real agent reads the GameView (referee and state included).
     greedy = pytest.importorskip("piramida.agents.greedy")
     from piramida.env.gym.opponents import random_action
 
