@@ -118,7 +118,14 @@ def overlays_for(position: Any, plan: Any) -> list[Any]:
 def draw_plan(position: Any, plan: Any, path: Path, title: str | None = None) -> None:
     from piramida.env.render import draw_position
 
-    draw_position(position, overlays_for(position, plan), path=path, title=title)
+    shown = position
+    place = plan.shot.place
+    if place is not None:
+        # Draw the ball in hand where the shot puts it.
+        shown = position.replace(
+            balls=position.balls + ((plan.shot.ball, place[0], place[1]),), in_hand=None
+        )
+    draw_position(shown, overlays_for(position, plan), path=path, title=title)
 
 
 def format_plans(plans: list[Any]) -> str:
