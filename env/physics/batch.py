@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -34,24 +35,29 @@ ON_TABLE, OFF, ABSENT = -1, -2, -3
 
 
 @njit(cache=True, parallel=True)
-def _run_batch(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, cap, keep, ev_out, nev_out, status, where):
+def _run_batch(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, cap, keep, ev_out, nev_out, status, where, nchunks):
     B = S.shape[0]
-    for k in prange(B):
+    # One scratch buffer per chunk, not per shot: a fresh half-megabyte
+    # buffer per shot cost as much as simulating a short shot and kept the
+    # threads waiting on the allocator. Shots are dealt to chunks in turn
+    # (k = c, c + nchunks, ...), so long and short shots mix.
+    for c in prange(nchunks):
         ev = np.empty((cap, NEVCOL))
         seg = np.empty((cap, NSEGCOL))
-        nev, _, st = run(S[k], mode[k], cue[k], phi[k], theta[k], V[k], a[k], b[k], CU, JW, FC, PK, P, ev, seg)
-        nev_out[k] = nev
-        status[k] = st
-        for q in range(nev):
-            typ = int(ev[q, 0])
-            if typ == EV_POCKET:
-                where[k, int(ev[q, 2])] = int(ev[q, 4])
-            elif typ == EV_OFF:
-                where[k, int(ev[q, 2])] = OFF
-        if keep:
-            for q in range(min(nev, ev_out.shape[1])):
-                for c in range(NEVCOL):
-                    ev_out[k, q, c] = ev[q, c]
+        for k in range(c, B, nchunks):
+            nev, _, st = run(S[k], mode[k], cue[k], phi[k], theta[k], V[k], a[k], b[k], CU, JW, FC, PK, P, ev, seg)
+            nev_out[k] = nev
+            status[k] = st
+            for q in range(nev):
+                typ = int(ev[q, 0])
+                if typ == EV_POCKET:
+                    where[k, int(ev[q, 2])] = int(ev[q, 4])
+                elif typ == EV_OFF:
+                    where[k, int(ev[q, 2])] = OFF
+            if keep:
+                for q in range(min(nev, ev_out.shape[1])):
+                    for j in range(NEVCOL):
+                        ev_out[k, q, j] = ev[q, j]
 
 
 @dataclass(frozen=True)
@@ -135,8 +141,9 @@ def simulate_batch(
     ev_out = np.zeros((B if events else 0, max_events if events else 0, NEVCOL))
     nev = np.zeros(B, dtype=np.int64)
     status = np.zeros(B, dtype=np.int64)
+    nchunks = max(1, min(B, 4 * numba.get_num_threads()))
     _run_batch(S, mode, cue, prm[0], prm[1], prm[2], prm[3], prm[4], ta.CU, ta.JW, ta.FC, ta.PK,
-               ta.P, max_events, events, ev_out, nev, status, where)
+               ta.P, max_events, events, ev_out, nev, status, where, nchunks)
     results = None
     if events:
         results = []
