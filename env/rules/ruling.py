@@ -139,7 +139,7 @@ class Ruling:
         """One readable line."""
         verdict = "legal" if self.legal else "FOUL " + ",".join(self.fouls)
         scored = "; ".join(f"p{p} scored {','.join(b)}" for p, b in self.scored.items() if b)
-        nxt = f"next p{self.next.player} {self.next.kind}"
+        nxt = "frame over" if self.next.kind == "none" else f"next p{self.next.player} {self.next.kind}"
         if self.next.choices:
             shown = list(self.next.choices[:6]) + (["..."] if len(self.next.choices) > 6 else [])
             nxt += " [" + " ".join(shown) + "]"
