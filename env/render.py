@@ -389,6 +389,12 @@ def _draw_overlays(ax: Axes, t: Table, overlays: Sequence[Overlay], fontsize: fl
     from matplotlib.patches import Circle, FancyArrowPatch
 
     r = t.ball_radius
+
+    def label(o: Overlay, at: Point) -> None:
+        # A label sits just above the point it names.
+        if o.label:
+            ax.text(at[0], at[1] + 1.6 * r, o.label, color=o.colour, fontsize=fontsize, ha="center", zorder=8)
+
     for o in overlays:
         pts = _scr_all(t, o.points)
         if o.kind == "path":
@@ -396,16 +402,7 @@ def _draw_overlays(ax: Axes, t: Table, overlays: Sequence[Overlay], fontsize: fl
             ax.plot(
                 xs, ys, color=o.colour, linewidth=1.4, alpha=0.9, zorder=4, solid_capstyle="round"
             )
-            if o.label:
-                ax.text(
-                    pts[-1][0],
-                    pts[-1][1] + 1.6 * r,
-                    o.label,
-                    color=o.colour,
-                    fontsize=fontsize,
-                    ha="center",
-                    zorder=8,
-                )
+            label(o, pts[-1])
         elif o.kind == "aim":
             ax.add_patch(
                 FancyArrowPatch(
@@ -419,16 +416,7 @@ def _draw_overlays(ax: Axes, t: Table, overlays: Sequence[Overlay], fontsize: fl
                     zorder=6,
                 )
             )
-            if o.label:
-                ax.text(
-                    pts[1][0],
-                    pts[1][1] + 1.6 * r,
-                    o.label,
-                    color=o.colour,
-                    fontsize=fontsize,
-                    ha="center",
-                    zorder=8,
-                )
+            label(o, pts[1])
         elif o.kind == "ghost":
             ax.add_patch(
                 Circle(
@@ -441,16 +429,7 @@ def _draw_overlays(ax: Axes, t: Table, overlays: Sequence[Overlay], fontsize: fl
                     zorder=6,
                 )
             )
-            if o.label:
-                ax.text(
-                    pts[0][0],
-                    pts[0][1] + 1.6 * r,
-                    o.label,
-                    color=o.colour,
-                    fontsize=fontsize,
-                    ha="center",
-                    zorder=8,
-                )
+            label(o, pts[0])
         elif o.kind == "marker":
             ax.plot(
                 [pts[0][0]],
@@ -461,16 +440,7 @@ def _draw_overlays(ax: Axes, t: Table, overlays: Sequence[Overlay], fontsize: fl
                 mew=1.6,
                 zorder=7,
             )
-            if o.label:
-                ax.text(
-                    pts[0][0],
-                    pts[0][1] + 1.4 * r,
-                    o.label,
-                    color=o.colour,
-                    fontsize=fontsize,
-                    ha="center",
-                    zorder=8,
-                )
+            label(o, pts[0])
         else:  # text
             ax.text(
                 pts[0][0],
