@@ -37,12 +37,20 @@ def register(app: typer.Typer) -> None:
         max_shots: Annotated[
             int, typer.Option("--max-shots", help="Shots after which a frame is a draw.")
         ] = 300,
+        budget: Annotated[
+            str, typer.Option("--budget", help="planner: thinking time per decision (2s, 500ms, 2).")
+        ] = "1s",
+        sims: Annotated[
+            int | None,
+            typer.Option("--sims", help="planner: simulations per decision instead of a time budget."),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         progress: Annotated[
             bool, typer.Option("--progress/--no-progress", help="Progress bar on stderr.")
         ] = True,
     ) -> None:
         """Play GAMES duplicate games of VARIANT between two agents and summarise."""
+        from piramida.commands.suggest import parse_budget
         from piramida.env.physics import load_noise
         from piramida.eval.match import check_match, run_match
 
@@ -52,8 +60,20 @@ def register(app: typer.Typer) -> None:
             fail(f"--max-shots must be at least 1, got {max_shots}")
         if noise != "none":
             load_noise(noise)
+        if sims is not None and sims < 1:
+            fail(f"--sims must be at least 1, got {sims}")
+        # The planner thinks within the budget and plans for the match's noise.
+        planner_kw = {"budget_s": None if sims else parse_budget(budget), "n_sims": sims, "noise": noise}
+        kwargs = [planner_kw if n == "planner" else {} for n in names]
         result = run_match(
-            variant, names, games, seed=seed, noise=noise, max_shots=max_shots, progress=progress
+            variant,
+            names,
+            games,
+            seed=seed,
+            noise=noise,
+            max_shots=max_shots,
+            progress=progress,
+            agent_kwargs=kwargs,
         )
         if as_json:
             print_json(result.to_dict())

@@ -120,3 +120,22 @@ def test_cli_bad_input_is_one_line_exit_2(args: list[str]) -> None:
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_cli_passes_the_planner_its_budget_and_the_match_noise(monkeypatch: pytest.MonkeyPatch) -> None:
+    import piramida.eval.match as m
+
+    seen: dict = {}
+
+    def fake_run_match(variant, agents, games, **kw):  # type: ignore[no-untyped-def]
+        seen.update(kw)
+        raise MatchError("stop here")
+
+    monkeypatch.setattr(m, "run_match", fake_run_match)
+    res = runner.invoke(app, ["match", "--agents", "planner,greedy", "--sims", "40", "--noise", "amateur"])
+    assert res.exit_code == 2
+    assert seen["agent_kwargs"] == [{"budget_s": None, "n_sims": 40, "noise": "amateur"}, {}]
+    seen.clear()
+    runner.invoke(app, ["match", "--agents", "greedy,planner", "--budget", "250ms"])
+    assert seen["agent_kwargs"][1]["budget_s"] == pytest.approx(0.25)
+    assert seen["agent_kwargs"][0] == {}
