@@ -6,7 +6,7 @@ against a straight line, degree 4 for two balls or a ball and a jaw circle
 two balls start touching, so roots are isolated instead: the critical
 points of f come from the roots of f' (found the same way, one degree
 lower, down to an exact quadratic), f is monotone between them, and each
-monotone piece is bisected to the last bit. This finds every sign change in
+monotone piece is bracketed down to adjacent floats. This finds every sign change in
 order, never misses a grazing root that really crosses and never reports a
 root twice.
 
@@ -56,22 +56,35 @@ def bisect(c, lo, hi, target, increasing):
 
     Returns the end of the final bracket on the far side of the target
     (f > target when increasing, f <= target when decreasing), so the
-    caller's condition holds exactly at the returned time."""
-    for _ in range(200):
+    caller's condition holds exactly at the returned time. The bracket is
+    shrunk until its ends are adjacent floats, as plain bisection would, but
+    by Illinois false-position steps (Dowell & Jarratt 1971) with a
+    bisection every fourth step: a handful of evaluations instead of ~55."""
+    flo = peval(c, lo) - target
+    fhi = peval(c, hi) - target
+    side = 0
+    for it in range(200):
         mid = 0.5 * (lo + hi)
         if mid <= lo or mid >= hi:
             break
-        fm = peval(c, mid)
-        if increasing:
-            if fm > target:
-                hi = mid
-            else:
-                lo = mid
+        x = mid
+        if it % 4 != 3 and fhi != flo:
+            xf = (lo * fhi - hi * flo) / (fhi - flo)
+            if lo < xf < hi:
+                x = xf
+        fx = peval(c, x)
+        if (fx > target) if increasing else (fx <= target):
+            hi = x
+            fhi = fx - target
+            if side == 1:
+                flo *= 0.5
+            side = 1
         else:
-            if fm <= target:
-                hi = mid
-            else:
-                lo = mid
+            lo = x
+            flo = fx - target
+            if side == -1:
+                fhi *= 0.5
+            side = -1
     return hi
 
 
