@@ -166,7 +166,7 @@ def simulate_batch(
             results.append(
                 ShotResult(
                     events=build_events(ev, ids[k]),
-                    final=start.replace(balls=balls),
+                    final=start.moved(balls),
                     pocketed=[(ids[k][int(r[2])], POCKETS[int(r[4])]) for r in ev if int(r[0]) == EV_POCKET],
                     off_table=[ids[k][int(r[2])] for r in ev if int(r[0]) == EV_OFF],
                     frozen=frozen_balls(start, table),

@@ -138,7 +138,7 @@ def _result(start, position, placed, shot, ids, S, mode, ev, seg, status, frozen
     pocketed = [(ids[int(r[2])], POCKETS[int(r[4])]) for r in ev if int(r[0]) == EV_POCKET]
     off = [ids[int(r[2])] for r in ev if int(r[0]) == EV_OFF]
     balls = tuple((ids[k], float(S[k, 0]), float(S[k, 1])) for k in range(len(ids)) if mode[k] >= 0)
-    final = start.replace(balls=balls)
+    final = start.moved(balls)
     return ShotResult(
         events=events,
         final=final,

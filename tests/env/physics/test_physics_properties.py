@@ -77,6 +77,9 @@ def _check(pos: Position, shot: Shot) -> None:
     assert gap > -1e-8, f"balls overlap by {-gap} m"
     assert off_surface == 0
     assert rise <= ENERGY_TOL
+    # simulate builds the final position unchecked (Position.moved): the
+    # checked constructor must accept it as it is.
+    assert Position.from_dict(r.final.to_dict(), TABLE) == r.final
     # Determinism: bit-identical replay.
     r2 = simulate(pos, shot)
     assert [e.to_dict() for e in r2.events] == [e.to_dict() for e in r.events]
