@@ -5,9 +5,15 @@
 Models and their papers: docs/physics.md.
 """
 
-from piramida.env.physics.batch import BatchResult, simulate_batch
-from piramida.env.physics.noise import Noise, load_noise
-from piramida.env.physics.result import ShotResult
-from piramida.env.physics.simulate import simulate
+from pathlib import Path
+
+from piramida.env.physics.kernel_cache import drop_stale
+
+drop_stale(Path(__file__).resolve().parent)  # before any kernel loads from the cache
+
+from piramida.env.physics.batch import BatchResult, simulate_batch  # noqa: E402
+from piramida.env.physics.noise import Noise, load_noise  # noqa: E402
+from piramida.env.physics.result import ShotResult  # noqa: E402
+from piramida.env.physics.simulate import simulate  # noqa: E402
 
 __all__ = ["BatchResult", "Noise", "ShotResult", "load_noise", "simulate", "simulate_batch"]
