@@ -126,10 +126,10 @@ class BaseReferee:
     def check_shot(self, state: State, shot: Shot) -> None:
         """A shot the rules do not allow here raises ``IllegalShotError``."""
         p = state.position
-        text = p.to_text()
 
         def bad(msg: str) -> IllegalShotError:
-            return IllegalShotError(f"{msg} (position: {text})")
+            # The position's text is built only for an error: this runs every shot.
+            return IllegalShotError(f"{msg} (position: {p.to_text()})")
 
         if state.over:
             raise bad("the frame is over")
@@ -278,13 +278,12 @@ class BaseReferee:
 
     def choose(self, state: State, choice: str) -> State:
         """Apply a decision (DESIGN.md §4)."""
-        text = state.position.to_text()
         if state.next.kind != "choice" or state.pending is None:
-            raise IllegalShotError(f"no choice is pending (position: {text})")
+            raise IllegalShotError(f"no choice is pending (position: {state.position.to_text()})")
         if choice not in state.next.choices:
             raise IllegalShotError(
                 f"choice {choice!r} is not allowed now (allowed: {', '.join(state.next.choices)}) "
-                f"(position: {text})"
+                f"(position: {state.position.to_text()})"
             )
         return self.apply_choice(state, state.pending, choice)
 

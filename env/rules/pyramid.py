@@ -99,10 +99,9 @@ def analyse(before: Position, shot: Shot, events: Sequence[Event], after: Positi
     position is an ``InvalidEventsError`` naming the position."""
     start = start_positions(before, shot)
     known = set(ball_ids(before.variant))
-    text = before.to_text()
-
     def bad(msg: str) -> InvalidEventsError:
-        return InvalidEventsError(f"{msg} (position before: {text})")
+        # The position's text is built only for an error: this runs every shot.
+        return InvalidEventsError(f"{msg} (position before: {before.to_text()})")
 
     if shot.ball not in start:
         raise bad(f"struck ball {shot.ball} is not on the table and not placed")
