@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from piramida.env.errors import IllegalShotError, PiramidaError
-from piramida.env.events import Event, events_from_list
+from piramida.env.events import Event, check_order, events_from_list
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.rules import get_referee
 from piramida.env.rules import pyramid as P
@@ -158,7 +158,10 @@ class Game:
             "think_s": think_s,
             "reported": [],
         }
-        ruling = self._apply(entry)
+        # The entry keeps the JSON form for saving; the objects in hand are
+        # judged as they are instead of being parsed back from it.
+        check_order(events)
+        ruling = self._apply(entry, (shot, list(events), after))
         self.history.append(entry)
         self.rulings.append(ruling)
         return ruling
@@ -211,7 +214,11 @@ class Game:
     def _entry_is_lag(self, idx: int) -> bool:
         return bool(self.history[idx].get("lag"))
 
-    def _apply(self, entry: Mapping[str, Any]) -> Ruling | None:
+    def _apply(
+        self,
+        entry: Mapping[str, Any],
+        parsed: tuple[Shot, Sequence[Event], Position] | None = None,
+    ) -> Ruling | None:
         if entry["type"] == "choice":
             choice = str(entry["choice"])
             if self._state.pending is not None and self._state.pending.stages[:1] == ("lag_winner",):
@@ -219,9 +226,12 @@ class Game:
             else:
                 self._state = self.referee.choose(self._state, choice)
             return None
-        shot = Shot.from_dict(entry["shot"])
-        events = events_from_list(entry["events"])
-        after = Position.from_dict(entry["after"], self.referee.table)
+        if parsed is not None:
+            shot, events, after = parsed
+        else:  # replaying a saved history
+            shot = Shot.from_dict(entry["shot"])
+            events = events_from_list(entry["events"])
+            after = Position.from_dict(entry["after"], self.referee.table)
         if self._state.next.kind == "lag":
             if isinstance(entry, dict):
                 entry["lag"] = True
