@@ -44,6 +44,7 @@ class PotLine:
     object_distance: float  # target to aim point, m
     approach: float  # degrees between the object ball's path and the pocket axis
     difficulty: float  # larger is harder; ~ the angular window's inverse
+    bank: str | None = None  # the cushion of a bank shot (agents/banks.py); None: direct
 
     @property
     def description(self) -> str:

@@ -85,7 +85,7 @@ class GreedyAgent:
 
     # ------------------------------------------------------------ entry
     def act(self, view: GameView) -> Action:
-        ctx = _Context(view)
+        ctx = Context(view)
         if view.kind == "choice":
             return choose(ctx)
         if view.kind == "lag":
@@ -96,7 +96,7 @@ class GreedyAgent:
             return ctx.final(break_shot(ctx))
         return ctx.final(self.best_shot(ctx))
 
-    def best_shot(self, ctx: _Context) -> Shot:
+    def best_shot(self, ctx: Context) -> Shot:
         pot = self.best_pot(ctx)
         if pot is not None:
             line = pot[1]
@@ -105,7 +105,7 @@ class GreedyAgent:
         self.last_intent = ("safety",)
         return safety(ctx).shot
 
-    def best_pot(self, ctx: _Context) -> tuple[Trial, PotLine] | None:
+    def best_pot(self, ctx: Context) -> tuple[Trial, PotLine] | None:
         """The best potting shot found and its line, or None."""
         found: list[tuple[float, Trial, PotLine]] = []
         sure = 0
@@ -129,7 +129,7 @@ class GreedyAgent:
         return best[1], best[2]
 
 
-class _Context:
+class Context:
     """One decision: the view, its referee and state, and a cached judge."""
 
     def __init__(self, view: GameView) -> None:
@@ -198,7 +198,7 @@ class _Context:
 
 
 # ---------------------------------------------------------------- candidates
-def _zone_ok(ctx: _Context, x: float, y: float, kind: str) -> bool:
+def _zone_ok(ctx: Context, x: float, y: float, kind: str) -> bool:
     t = ctx.table
     r = ctx.R
     if not (r + 1e-4 <= x <= t.width - r - 1e-4 and r + 1e-4 <= y <= t.length - r - 1e-4):
@@ -210,7 +210,7 @@ def _zone_ok(ctx: _Context, x: float, y: float, kind: str) -> bool:
     return all(math.hypot(x - bx, y - by) >= 2 * r + 1e-3 for _, bx, by in ctx.pos.balls)
 
 
-def _first_contact_ok(ctx: _Context, target: str) -> bool:
+def _first_contact_ok(ctx: Context, target: str) -> bool:
     """Item 21.2: from hand, the first ball hit lies outside the house."""
     kind = ctx.pos.in_hand
     if kind is None or ctx.view.variant == "five_ball":
@@ -223,24 +223,24 @@ def _first_contact_ok(ctx: _Context, target: str) -> bool:
     return True
 
 
-def _targets(ctx: _Context, struck: str) -> list[str]:
+def targets_for(ctx: Context, struck: str) -> list[str]:
     out = [b for b in ctx.pos.ids if b != struck and _first_contact_ok(ctx, b)]
     if ctx.view.variant == "classic71":
         out = [b for b in out if b != "0"]
     return out
 
 
-def _placed(ctx: _Context, ball: str, xy: tuple[float, float]) -> Position:
+def _placed(ctx: Context, ball: str, xy: tuple[float, float]) -> Position:
     return ctx.pos.replace(balls=ctx.pos.balls + ((ball, xy[0], xy[1]),), in_hand=None)
 
 
-def candidate_lines(ctx: _Context) -> list[tuple[PotLine, tuple[float, float] | None]]:
+def candidate_lines(ctx: Context) -> list[tuple[PotLine, tuple[float, float] | None]]:
     """Open pot lines (with the placement when in hand), easiest first."""
     out: list[tuple[PotLine, tuple[float, float] | None]] = []
     if ctx.pos.in_hand is None:
         for s in ctx.cue_balls():
             if s in ctx.pos:
-                out.extend((ln, None) for ln in pot_lines(ctx.pos, s, _targets(ctx, s)))
+                out.extend((ln, None) for ln in pot_lines(ctx.pos, s, targets_for(ctx, s)))
     else:
         for s in ctx.cue_balls():
             out.extend(hand_lines(ctx, s))
@@ -248,13 +248,13 @@ def candidate_lines(ctx: _Context) -> list[tuple[PotLine, tuple[float, float] | 
     return out
 
 
-def hand_placements(ctx: _Context, ball: str) -> list[tuple[float, float]]:
+def hand_placements(ctx: Context, ball: str) -> list[tuple[float, float]]:
     """Spots in the zone straight behind the ghost ball of some pot, then a
     coarse grid of the zone."""
     t = ctx.table
     kind = ctx.pos.in_hand or "anywhere"
     spots: list[tuple[float, float]] = []
-    for target in _targets(ctx, ball):
+    for target in targets_for(ctx, ball):
         tx, ty = ctx.pos.xy(target)
         for pocket in t.pockets.values():
             ax, ay = aim_point(pocket, t)
@@ -282,14 +282,14 @@ def hand_placements(ctx: _Context, ball: str) -> list[tuple[float, float]]:
     return spots
 
 
-def hand_lines(ctx: _Context, ball: str) -> list[tuple[PotLine, tuple[float, float]]]:
+def hand_lines(ctx: Context, ball: str) -> list[tuple[PotLine, tuple[float, float]]]:
     out: list[tuple[PotLine, tuple[float, float]]] = []
     for xy in hand_placements(ctx, ball):
         try:
             pos = _placed(ctx, ball, xy)
         except PiramidaError:
             continue
-        out.extend((ln, xy) for ln in pot_lines(pos, ball, _targets(ctx, ball)))
+        out.extend((ln, xy) for ln in pot_lines(pos, ball, targets_for(ctx, ball)))
     # Keep the easiest placement per (target, pocket).
     best: dict[tuple[str, str], tuple[PotLine, tuple[float, float]]] = {}
     for ln, xy in out:
@@ -318,7 +318,7 @@ def _object_error(tr: Trial, line: PotLine, start: tuple[float, float]) -> float
     return None
 
 
-def _pots(tr: Trial, line: PotLine, called: bool) -> bool:
+def pots(tr: Trial, line: PotLine, called: bool) -> bool:
     for b, p in tr.result.pocketed:
         if b == line.target:
             return p == line.pocket or not called
@@ -326,7 +326,7 @@ def _pots(tr: Trial, line: PotLine, called: bool) -> bool:
 
 
 def refine(
-    ctx: _Context, line: PotLine, place: tuple[float, float] | None, v: float, **kw: Any
+    ctx: Context, line: PotLine, place: tuple[float, float] | None, v: float, **kw: Any
 ) -> Trial | None:
     """Secant iteration on phi until the noise-free stroke pots the target
     (throw correction); the potting trial, or None."""
@@ -346,7 +346,7 @@ def refine(
         if tr is None:
             return None
         err = _object_error(tr, line, start)
-        if _pots(tr, line, ctx.called) and tr.ruling.legal:
+        if pots(tr, line, ctx.called) and tr.ruling.legal:
             potted = tr
             if err is None or abs(err) < tol:
                 break
@@ -372,7 +372,7 @@ def refine(
 
 
 def pot_line(
-    ctx: _Context, line: PotLine, place: tuple[float, float] | None, sigma_phi: float = 0.05
+    ctx: Context, line: PotLine, place: tuple[float, float] | None, sigma_phi: float = 0.05
 ) -> tuple[float, Trial, float] | None:
     """Make ``line`` pot: throw-corrected aim, a speed that gets there, then
     the aim moved to the middle of the range of directions that pot.
@@ -402,7 +402,7 @@ def pot_line(
 
     def ok(phi: float, v: float) -> Trial | None:
         alt = ctx.trial(replace(base, phi=phi % 360.0, v=max(0.3, v)))
-        if alt is not None and _pots(alt, line, ctx.called) and alt.value >= target_value - 1e-9:
+        if alt is not None and pots(alt, line, ctx.called) and alt.value >= target_value - 1e-9:
             return alt
         return None
 
@@ -433,7 +433,7 @@ MISS_DPHI = 0.3
 LEAVE_WEIGHT = 0.4
 
 
-def leave(ctx: _Context, tr: Trial) -> float:
+def leave(ctx: Context, tr: Trial) -> float:
     """How easy our next pot is after ``tr`` (0..1; 0 when the turn passes).
     Only where one cue ball is ours to strike: in free pyramid any ball may
     be struck next and there is nearly always something on."""
@@ -470,7 +470,7 @@ def _edge(pots_at: Any, first: float = 0.02, limit: float = 0.64) -> float:
 
 
 def carom_variant(
-    ctx: _Context, line: PotLine, place: tuple[float, float] | None, tr: Trial
+    ctx: Context, line: PotLine, place: tuple[float, float] | None, tr: Trial
 ) -> Trial:
     """Five balls (RULES.md §5.7): a pot scores only with a carom, so try
     follow, draw and more pace, re-refined, and keep the best."""
@@ -493,7 +493,7 @@ def carom_variant(
 
 
 # ---------------------------------------------------------------- break
-def break_shot(ctx: _Context) -> Shot:
+def break_shot(ctx: Context) -> Shot:
     """A break from the house at the rack (RULES.md §4.2): candidate spots
     and contact points on the apex ball, the best legal one by simulation."""
     t = ctx.table
@@ -547,7 +547,7 @@ def lag_shot(view: GameView) -> Shot:
 
 
 # ---------------------------------------------------------------- safety
-def safety(ctx: _Context) -> Trial:
+def safety(ctx: Context) -> Trial:
     """No pot: a legal shot that leaves the opponent the hardest pot."""
     cands: list[Trial] = []
     for ball, place, target in safety_pairs(ctx):
@@ -558,7 +558,7 @@ def safety(ctx: _Context) -> Trial:
         for off in (0.0, 0.5, -0.5):
             phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / max(d, 2 * ctx.R))))
             for v in (2.5, 4.5):
-                call = _nearest_pocket_call(ctx, target) if ctx.called else None
+                call = nearest_pocket_call(ctx, target) if ctx.called else None
                 tr = ctx.trial(Shot(ball=ball, phi=phi % 360.0, v=v, place=place, call=call))
                 if tr is not None:
                     cands.append(tr)
@@ -575,7 +575,7 @@ def safety(ctx: _Context) -> Trial:
     return max(top, key=lambda tr: opponent_difficulty(ctx, tr.ruling))
 
 
-def safety_pairs(ctx: _Context) -> list[tuple[str, tuple[float, float] | None, str]]:
+def safety_pairs(ctx: Context) -> list[tuple[str, tuple[float, float] | None, str]]:
     """(struck, placement, target) with a clear straight path, nearest first,
     a handful of them."""
     out: list[tuple[float, str, tuple[float, float] | None, str]] = []
@@ -588,7 +588,7 @@ def safety_pairs(ctx: _Context) -> list[tuple[str, tuple[float, float] | None, s
             starts = list(hand_placements(ctx, s)[:6])
         for place in starts:
             sxy = place if place is not None else balls[s]
-            for t in _targets(ctx, s):
+            for t in targets_for(ctx, s):
                 if t == s:
                     continue
                 others = [xy for b, xy in balls.items() if b not in (s, t)]
@@ -600,7 +600,7 @@ def safety_pairs(ctx: _Context) -> list[tuple[str, tuple[float, float] | None, s
     return [(s, p, t) for _, s, p, t in out[:5]]
 
 
-def _nearest_pocket_call(ctx: _Context, target: str) -> tuple[str, str]:
+def nearest_pocket_call(ctx: Context, target: str) -> tuple[str, str]:
     x, y = ctx.pos.xy(target)
     pk = min(
         ctx.table.pockets.values(),
@@ -609,7 +609,7 @@ def _nearest_pocket_call(ctx: _Context, target: str) -> tuple[str, str]:
     return (target, pk.name)
 
 
-def opponent_difficulty(ctx: _Context, ruling: Any) -> float:
+def opponent_difficulty(ctx: Context, ruling: Any) -> float:
     """How hard the easiest pot is for whoever shoots next (large = good
     for us when it is the opponent)."""
     pos = ruling.position
@@ -630,7 +630,7 @@ def easiest(pos: Position, struck: Iterable[str]) -> float | None:
     return min(ds) if ds else None
 
 
-def fallback(ctx: _Context) -> Shot:
+def fallback(ctx: Context) -> Shot:
     """A plain shot at the nearest ball: what is left when nothing else is."""
     ball = ctx.cue_balls()[0]
     place = None
@@ -646,12 +646,12 @@ def fallback(ctx: _Context) -> Shot:
         phi = math.degrees(math.atan2(y - sxy[1], x - sxy[0])) % 360.0
         if ctx.called and not ctx.pos.is_break:
             target = b if not (ctx.view.variant == "classic71" and b == "0") else others[-1][0]
-            call = _nearest_pocket_call(ctx, target)
+            call = nearest_pocket_call(ctx, target)
     return Shot(ball=ball, phi=phi, v=3.0, place=place, call=call)
 
 
 # ---------------------------------------------------------------- choices
-def choose(ctx: _Context) -> str:
+def choose(ctx: Context) -> str:
     """Decisions outside a shot (DESIGN.md §4)."""
     choices: Sequence[str] = ctx.view.choices
     takes = [c for c in choices if c.startswith("take_ball:") or c.startswith("remove_ball:")]
@@ -691,7 +691,7 @@ def rank_targets(pos: Position, balls: Sequence[str]) -> list[str]:
 EASY = 600.0
 
 
-def has_pot(ctx: _Context) -> bool:
+def has_pot(ctx: Context) -> bool:
     pos = ctx.pos
     if ctx.view.variant in ("free",):
         struck: list[str] = list(pos.ids)

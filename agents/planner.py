@@ -46,8 +46,10 @@ import numpy as np
 
 from piramida.agents import greedy as G
 from piramida.agents.aim import PotLine, cue_speed_for
+from piramida.agents.banks import bank_lines, refine_bank
 from piramida.agents.base import Action, GameView
 from piramida.agents.planner_leave import easiest_difficulty, pot_probability
+from piramida.agents.planner_value import RaceModel, typical_chance
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import ShotResult, load_noise, simulate
 from piramida.env.position import Position
@@ -64,6 +66,11 @@ SPINS: tuple[tuple[float, float, str], ...] = (
 )
 #: Centred pots kept as candidates (best by greedy's estimate).
 KEEP_POTS = 5
+#: Banks are looked for when no direct pot is this likely (greedy's
+#: estimate); this many of the easiest are refined, at these speed factors.
+BANK_WHEN = 0.5
+BANK_LINES = 3
+BANK_SPEEDS = (1.3, 1.8)
 #: Samples per candidate in the first round of successive halving, and the
 #: most any candidate gets.
 FIRST_SAMPLES = 8
@@ -74,6 +81,8 @@ GEN_SHARE = 0.5
 P_IN_HAND = 0.75
 #: A frame won or lost, in units of a ball.
 WIN_UNITS = 25.0
+#: Ways to score a sample (see PlannerAgent.value).
+VALUES = ("auto", "race", "turn")
 #: Points a pot is worth in the five-ball game (RULES.md §5.7: 4-23).
 FIVE_BALL_UNIT = 8.0
 POCKET_NAMES = {
@@ -156,12 +165,14 @@ class Budget:
         return time.perf_counter() - self.t0 >= self.budget_s * share
 
 
-class _Ctx(G._Context):
+class _Ctx(G.Context):
     """Greedy's decision context, counting the simulations it runs."""
 
     def __init__(self, view: GameView, budget: Budget) -> None:
         super().__init__(view)
         self.budget = budget
+        #: The likeliest direct pot found so far (greedy's estimate).
+        self.best_p = 0.0
 
     def trial(self, shot: Shot) -> G.Trial | None:
         self.budget.used += 1
@@ -214,7 +225,10 @@ class PlannerAgent:
         max_lines: int = MAX_LINES,
         centred: bool = True,
         run: float | None = None,
+        value: str = "auto",
     ) -> None:
+        if value not in VALUES:
+            raise PiramidaError(f"planner: value must be one of {', '.join(VALUES)}, got {value!r}")
         self.budget_s = budget_s
         self.noise = None if noise in (None, "none") else load_noise(noise)
         self.seed = 0 if seed is None else int(seed)
@@ -225,13 +239,19 @@ class PlannerAgent:
         #: default); False: plain throw-corrected aim (the first version).
         self.centred = centred
         self.spin_lines = SPIN_LINES
+        self.max_banks = BANK_LINES
         #: Balls a turn at the table is worth beyond the next pot, for the
         #: value of the position left; None: the plain 1.5 p - 0.5.
         self.run = run
+        #: How a sample is scored: "race" (the chance of winning the frame,
+        #: planner_value), "turn" (points plus the turn value below) or
+        #: "auto" (race where the frame is a race to a number of balls).
+        self.value = value
         self.phi_sigma = self.noise.phi if self.noise is not None else 0.0
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
+        self._races: dict[tuple[int, float], RaceModel] = {}
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -297,6 +317,9 @@ class PlannerAgent:
             add(Candidate(G.break_shot(ctx), "break"))
             return out
         refined = self._pot_candidates(ctx, add)
+        if ctx.best_p < BANK_WHEN:
+            for c in self.banks(ctx):
+                add(c)
         for line, place, tr in refined[: self.spin_lines]:
             for b, k, name in SPINS:
                 if ctx.budget.spent(GEN_SHARE):
@@ -364,11 +387,34 @@ class PlannerAgent:
                     continue
                 score, tr, p = got[0], got[1], got[2]
                 found.append((float(score), line, place, tr))
+                ctx.best_p = max(ctx.best_p, float(p))
                 sure += float(p) >= 0.9
         except (TypeError, ValueError, AttributeError):
             return None
         found.sort(key=lambda f: -f[0])
         return [(ln, pl, tr) for _, ln, pl, tr in found[:KEEP_POTS]]
+
+    def banks(self, ctx: _Ctx) -> list[Candidate]:
+        """One-cushion banks (agents/banks.py) that pot without noise, the
+        easiest ``BANK_LINES``; not with the cue ball in hand."""
+        if ctx.pos.in_hand is not None:
+            return []
+        lines: list[PotLine] = []
+        for s in ctx.cue_balls():
+            if s in ctx.pos:
+                lines.extend(bank_lines(ctx.pos, s, G.targets_for(ctx, s)))
+        lines.sort(key=lambda ln: ln.difficulty)
+        out: list[Candidate] = []
+        for line in lines[: self.max_banks]:
+            for k in BANK_SPEEDS:
+                if ctx.budget.spent(GEN_SHARE):
+                    return out
+                v = cue_speed_for(line, ctx.table) * k
+                tr = refine_bank(ctx, line, None, v, lambda t, ln: G.pots(t, ln, ctx.called))
+                if tr is not None:
+                    out.append(Candidate(tr.shot, "pot", line, "bank"))
+                    break
+        return out
 
     def safeties(self, ctx: _Ctx, few: int) -> list[Shot]:
         """Full and half-ball contacts on the nearest clear balls."""
@@ -378,7 +424,7 @@ class PlannerAgent:
             tx, ty = ctx.pos.xy(target)
             d = max(math.hypot(tx - sx, ty - sy), 2 * ctx.R)
             base = math.degrees(math.atan2(ty - sy, tx - sx))
-            call = G._nearest_pocket_call(ctx, target) if ctx.called else None
+            call = G.nearest_pocket_call(ctx, target) if ctx.called else None
             for off, v in ((0.0, 2.5), (0.5, 3.5)):
                 phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
                 shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place, call=call))
@@ -423,21 +469,29 @@ class PlannerAgent:
             k = min(2 * k, self.n_samples)
 
     def _score(self, ctx: _Ctx, c: Candidate, res: ShotResult | None) -> None:
-        if res is None:
-            c.values.append(-WIN_UNITS * self.unit(ctx.pos, ctx))
-            c.fouls += 1
-            return
-        try:
-            ruling = ctx.referee.judge(ctx.pos, res.shot, res.events, res.final, (), ctx.state)
-        except PiramidaError:
-            c.values.append(-WIN_UNITS * self.unit(ctx.pos, ctx))
+        ruling = None
+        if res is not None:
+            try:
+                ruling = ctx.referee.judge(ctx.pos, res.shot, res.events, res.final, (), ctx.state)
+            except PiramidaError:
+                ruling = None
+        if ruling is None:
+            # A stroke the physics or the referee refuses: the worst outcome.
+            c.values.append(0.0 if self.race(ctx) is not None else -WIN_UNITS * self.unit(ctx.pos, ctx))
             c.fouls += 1
             return
         immediate, potted = self.immediate(ctx, ruling)
         c.points += immediate
         c.pots += int(potted)
         c.fouls += int(not ruling.legal)
-        c.values.append(immediate + self.leave(ctx, ruling))
+        race = self.race(ctx)
+        if race is not None:
+            c.values.append(self.race_value(ctx, race, ruling))
+            return
+        unit = self.unit(ctx.pos, ctx)
+        won = WIN_UNITS * unit if ruling.winner == ctx.me else 0.0
+        lost = WIN_UNITS * unit if ruling.winner == 1 - ctx.me else 0.0
+        c.values.append(immediate + won - lost + self.leave(ctx, ruling))
 
     # ------------------------------------------------------------ values
     def unit(self, pos: Position, ctx: _Ctx) -> float:
@@ -453,7 +507,8 @@ class PlannerAgent:
         return 1.0
 
     def immediate(self, ctx: _Ctx, ruling: Any) -> tuple[float, bool]:
-        """Net points on the shot for the shooter, and whether he scored."""
+        """Net points on the shot for the shooter (penalty balls and свояк
+        included, the frame's end not), and whether he scored."""
         me, op = ctx.me, 1 - ctx.me
         before = ctx.pos.score
         gain = float((ruling.score[me] - before[me]) - (ruling.score[op] - before[op]))
@@ -467,25 +522,75 @@ class PlannerAgent:
                 gain += unit if pend.chooser == me else -unit
             if "svoyak" in stages:
                 gain += unit if pend.offender == me else -unit
-        if ruling.winner == me:
-            gain += WIN_UNITS * unit
-        elif ruling.winner == op:
-            gain -= WIN_UNITS * unit
         potted = bool(ruling.legal and ruling.scored.get(me))
         return gain, potted
+
+    def race(self, ctx: _Ctx) -> RaceModel | None:
+        """The race model of the frame, where the value is "race" (or "auto"
+        and the variant is a race to ``target`` balls), else None."""
+        if self.value == "turn":
+            return None
+        opts = ctx.referee.options
+        target = opts.get("target")
+        v = ctx.view.variant
+        by_balls = v not in ("classic71", "five_ball") and opts.get("scoring", "balls") == "balls"
+        if not (by_balls and isinstance(target, int) and target >= 1):
+            if self.value == "race":
+                raise PiramidaError(
+                    f"planner: value 'race' needs a variant won by a number of balls, not {v}"
+                )
+            return None
+        key = (target, self.phi_sigma)
+        model = self._races.get(key)
+        if model is None:
+            model = self._races[key] = RaceModel(target, typical_chance(self.phi_sigma))
+        return model
+
+    def next_chance(self, ctx: _Ctx, pos: Position, in_hand: Any) -> float:
+        """The chance that whoever shoots next from ``pos`` pots: the easiest
+        open pot's (``planner_leave``), or ``P_IN_HAND`` with ball in hand."""
+        if in_hand:
+            return P_IN_HAND
+        try:
+            cues = [c for c in ctx.referee.allowed_cue_balls(pos) if c in pos]
+        except PiramidaError:
+            cues = []
+        targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
+        return pot_probability(easiest_difficulty(pos, cues, targets), self.phi_sigma)
+
+    def race_value(self, ctx: _Ctx, race: RaceModel, ruling: Any) -> float:
+        """The shooter's chance of winning the frame after this ruling."""
+        me = ctx.me
+        if ruling.winner is not None:
+            return 1.0 if ruling.winner == me else 0.0
+        if getattr(ruling.state, "over", False):
+            return 0.5
+        score = [int(ruling.score[0]), int(ruling.score[1])]
+        pend = getattr(ruling.state, "pending", None)
+        if pend is not None:
+            # A ball still to be taken (RULES.md §5.1 penalty, §5.4
+            # take-or-hand) or given after a свояк (§5.2) is not in the
+            # score yet; it is certain, so it counts now.
+            if "take" in pend.stages or "take_or_hand" in pend.stages:
+                score[pend.chooser] += 1
+            if "svoyak" in pend.stages:
+                score[pend.offender] += 1
+        nxt = ruling.next
+        if nxt.player is None or nxt.kind not in ("shot", "choice"):
+            return 0.5
+        who, hand, choose = _next_shooter(ruling)
+        p = self.next_chance(ctx, ruling.position, hand)
+        w = race.at_table(score[who], score[1 - who], p)
+        if choose:
+            # The chooser shoots or hands the table to the offender,
+            # whichever is better for him (RULES.md §4.8).
+            w = max(w, 1.0 - race.at_table(score[1 - who], score[who], p))
+        return w if who == me else 1.0 - w
 
     def turn_value(self, ctx: _Ctx, pos: Position, in_hand: Any) -> float:
         """What shooting next from ``pos`` is worth to that shooter."""
         unit = self.unit(pos, ctx)
-        if in_hand:
-            p = P_IN_HAND
-        else:
-            try:
-                cues = [c for c in ctx.referee.allowed_cue_balls(pos) if c in pos]
-            except PiramidaError:
-                cues = []
-            targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
-            p = pot_probability(easiest_difficulty(pos, cues, targets), self.phi_sigma)
+        p = self.next_chance(ctx, pos, in_hand)
         if self.run is None:
             return unit * (1.5 * p - 0.5)
         # The pot now plus the run it may start, less the opponent's run
@@ -496,18 +601,15 @@ class PlannerAgent:
         if ruling.winner is not None or getattr(ruling.state, "over", False):
             return 0.0
         nxt = ruling.next
-        pos = ruling.position
-        if nxt.kind == "shot" and nxt.player is not None:
-            t = self.turn_value(ctx, pos, nxt.in_hand)
-            return t if nxt.player == ctx.me else -t
-        if nxt.kind == "choice" and nxt.player is not None:
+        if nxt.kind not in ("shot", "choice") or nxt.player is None:
+            return 0.0
+        who, hand, choose = _next_shooter(ruling)
+        t = self.turn_value(ctx, ruling.position.replace(to_move=who), hand)
+        if choose:
             # The chooser shoots or hands the table over, whichever is better
             # for him (RULES.md §4.8).
-            pend = getattr(ruling.state, "pending", None)
-            hand = pend.in_hand if pend is not None else None
-            t = abs(self.turn_value(ctx, pos.replace(to_move=nxt.player), hand))
-            return t if nxt.player == ctx.me else -t
-        return 0.0
+            t = abs(t)
+        return t if who == ctx.me else -t
 
     # ------------------------------------------------------------ choices
     def choose(self, ctx: _Ctx) -> str:
@@ -519,6 +621,12 @@ class PlannerAgent:
             if yes in choices and no in choices:
                 pend = getattr(ctx.state, "pending", None)
                 hand = pend.in_hand if pend is not None else None
+                race = self.race(ctx)
+                if race is not None:
+                    p = self.next_chance(ctx, ctx.pos, hand)
+                    mine, theirs = ctx.pos.score[ctx.me], ctx.pos.score[1 - ctx.me]
+                    shoot = race.at_table(mine, theirs, p)
+                    return yes if shoot >= 1.0 - race.at_table(theirs, mine, p) else no
                 t = self.turn_value(ctx, ctx.pos.replace(to_move=ctx.me), hand)
                 return yes if t > 0 else no
         return G.choose(ctx)
@@ -537,6 +645,22 @@ class PlannerAgent:
             description=describe(ctx, c, self),
             line=c.line,
         )
+
+
+def _next_shooter(ruling: Any) -> tuple[int, Any, bool]:
+    """Who shoots after the ruling's pending choices, with which ball in
+    hand, and whether he chose to (shoot or hand the table over).
+
+    After a свояк (RULES.md §5.2) the opponent picks the ball but the
+    shooter plays on; after a foul the non-offender takes his ball (if any)
+    and then chooses (§4.8)."""
+    nxt = ruling.next
+    pend = getattr(ruling.state, "pending", None)
+    if nxt.kind == "shot" or pend is None:
+        return int(nxt.player), nxt.in_hand, False
+    if "svoyak" in pend.stages:
+        return int(pend.offender), pend.in_hand, False
+    return int(pend.chooser), pend.in_hand, True
 
 
 def _spin_name(b: float) -> str:
@@ -566,6 +690,8 @@ def describe(ctx: _Ctx, c: Candidate, planner: PlannerAgent) -> str:
             s += f" off {ln.struck}"
         if c.shot.place is not None:
             s += f" (ball in hand at {c.shot.place[0]:.2f},{c.shot.place[1]:.2f})"
+        if ln.bank is not None:
+            s += f", banked off the {ln.bank.replace('_', ' ')} cushion"
         parts.append(s)
         parts.append(f"cut {ln.cut:.0f}°, {c.spin}")
     elif c.kind == "break":

@@ -125,6 +125,7 @@ def match(
     seed: int,
     centred: bool = False,
     run: float | None = None,
+    value: str | None = None,
 ) -> dict[str, Any]:
     from piramida.eval.match import run_match
 
@@ -133,6 +134,8 @@ def match(
         kw["centred"] = True
     if run is not None:
         kw["run"] = run
+    if value is not None:
+        kw["value"] = value
     t0 = time.perf_counter()
     res = run_match(
         variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}]
@@ -165,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--centred", action="store_true", help="planner pots from greedy's centred aim")
     m.add_argument("--run", type=float, default=None, help="planner's run value (balls)")
+    m.add_argument("--value", default=None, help="planner's sample value: auto, race, turn")
     m.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     if a.cmd == "positions":
@@ -190,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         sims = None if a.budget is not None else a.sims
-        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred, a.run)
+        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred, a.run, a.value)
         print(out["summary"])
         lo, hi = out["ci95"][0]
         print(

@@ -105,12 +105,12 @@ def test_greedy_breaks_legally() -> None:
 def test_greedy_with_nothing_to_pot_plays_a_legal_safety() -> None:
     # The only object ball is far from every pocket line the coloured ball
     # can reach: no open pot (the agent has no candidate lines here).
-    from piramida.agents.greedy import _Context, candidate_lines
+    from piramida.agents.greedy import Context, candidate_lines
 
     pos = Position.from_balls("combined", {"0": (0.3, 0.9), "5": (1.4, 2.2)})
     game = Game.new("combined", position=pos)
     view = GameView.of(game)
-    assert candidate_lines(_Context(view)) == []
+    assert candidate_lines(Context(view)) == []
     shot = GreedyAgent().act(view)
     assert isinstance(shot, Shot)
     ruling = game.play(shot)

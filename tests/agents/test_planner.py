@@ -15,6 +15,7 @@ from piramida.agents.aim import aim_point
 from piramida.agents.base import GameView
 from piramida.agents.planner import PlannerAgent
 from piramida.agents.planner_leave import easiest_difficulty, pot_probability
+from piramida.env.errors import PiramidaError
 from piramida.env.game import Game
 from piramida.env.physics import simulate
 from piramida.env.position import PYRAMID_VARIANTS, Position
@@ -124,15 +125,63 @@ def test_foul_is_worse_than_a_plain_miss() -> None:
     choice is worth less than a legal shot that leaves him the same table."""
     game = _game("free", 0.7, 0.5)
     view = GameView.of(game)
-    planner = _planner()
     from piramida.agents.planner import Budget, Candidate, _Ctx
 
-    ctx = _Ctx(view, Budget(None, 100))
-    miss = Candidate(Shot(ball="3", phi=0.0, v=0.05), "safety")  # no contact: a foul
+    for value in ("turn", "race"):
+        planner = _planner(value=value)
+        ctx = _Ctx(view, Budget(None, 100))
+        miss = Candidate(Shot(ball="3", phi=0.0, v=0.05), "safety")  # no contact: a foul
+        pot = Candidate(planner.candidates(ctx)[0].shot, "pot")
+        planner.evaluate(ctx, [miss, pot])
+        assert miss.fouls == miss.n
+        if value == "turn":  # balls: a pot is worth at least one more
+            assert miss.mean < 0 and pot.mean > miss.mean + 1.0
+        else:  # frame-winning chances: the foul gives a ball and the table away
+            assert 0.0 <= miss.mean < 0.5 < pot.mean <= 1.0
+            assert pot.mean > miss.mean + 0.15
+
+
+# Free pyramid balls off the table (3, 5 and 9 are on it), for scores.
+SHELVES = (("1", "2", "4", "6", "7", "8", "10"), ("11", "12", "13", "14", "15", "0"))
+
+
+def _pot_value(mine: int, theirs: int) -> tuple[float, float]:
+    """The planner's race value of the obvious pot at this score, and the
+    value of the table handed over with nothing on."""
+    from piramida.agents.planner import Budget, Candidate, _Ctx
+
+    shelves = (SHELVES[0][:mine], SHELVES[1][:theirs])
+    game = _game("free", 0.7, 0.5, shelves=shelves, score=(mine, theirs))
+    planner = _planner(value="race")
+    ctx = _Ctx(GameView.of(game), Budget(None, 100))
     pot = Candidate(planner.candidates(ctx)[0].shot, "pot")
-    planner.evaluate(ctx, [miss, pot])
-    assert miss.fouls == miss.n and miss.mean < 0
-    assert pot.mean > miss.mean + 1.0
+    planner.evaluate(ctx, [pot])
+    race = planner.race(ctx)
+    assert race is not None and pot.pots == pot.n  # noise-free: it goes in
+    return pot.mean, 1.0 - race.at_table(theirs, mine, 0.97)
+
+
+def test_race_value_follows_the_score() -> None:
+    """The same pot is worth more of the frame the closer the shooter is to
+    winning (RULES.md §5.1: first to 8 balls); at 7 balls it wins it."""
+    v = {sc: _pot_value(*sc) for sc in [(0, 0), (7, 0), (0, 6), (2, 6)]}
+    assert v[(7, 0)][0] == 1.0
+    # Closer to the frame is better; the opponent closer to it is worse.
+    assert 1.0 > v[(2, 6)][0] > v[(0, 6)][0] > 0.0
+    assert 1.0 > v[(0, 0)][0] > v[(0, 6)][0]
+    for pot, handed_over in v.values():
+        assert pot > handed_over
+
+
+def test_value_modes_are_checked() -> None:
+    with pytest.raises(PiramidaError, match="value must be one of"):
+        _planner(value="elo")
+    game = _game("classic71", 0.7, 0.5)
+    with pytest.raises(PiramidaError, match="race"):
+        _planner(value="race").act(GameView.of(game))
+    # auto: classic71 is a points game, valued in points and the turn.
+    shot = _planner(value="auto").act(GameView.of(game))
+    assert isinstance(shot, Shot)
 
 
 def test_choices_go_through_the_referee() -> None:

@@ -1,0 +1,196 @@
+"""Bank shots: the object ball off one cushion into a pocket.
+
+Geometry first (the mirror image): the object ball's centre reflects off
+the line one ball radius in front of a cushion's nose, so a ball sent at the
+pocket's aim point mirrored in that line arrives at the pocket. The bounce
+point must lie on the cushion clear of its jaws, both legs of the object
+ball's path and the struck ball's path to the ghost ball must be clear, and
+the pocket must accept the ball from the bounce point's direction.
+
+A real cushion does not reflect like a mirror (the Han/Mathavan cushion of
+docs/physics.md takes speed off and turns the ball by its spin), so the
+aim is then corrected by simulation (``refine_bank``): a secant iteration on
+the cue direction driving the object ball's lateral miss of the aim point,
+measured along its path just after the cushion, to zero.
+
+Banks are long and sensitive (the error of the first leg is doubled by
+the second), so ``bank_lines`` rates them ``BANK_FACTOR`` times harder than
+a direct pot of the same length; the planner only looks at them when no
+direct pot is likely (agents/planner.py).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from piramida.agents.aim import PotLine, aim_point, path_clear, pocket_window
+from piramida.env.position import Position
+
+#: A bank is rated this many times harder than a direct pot of the same
+#: path length and window (the cushion's error on top of the aim's).
+BANK_FACTOR = 2.5
+#: Thinner cuts than this are not banked.
+MAX_BANK_CUT_DEG = 60.0
+#: The bounce point keeps this far (m) from the ends of the cushion's nose.
+JAW_CLEARANCE = 0.08
+#: A pocket this close (m) to the reflection line is on that cushion: no bank.
+MIN_POCKET_DEPTH = 0.15
+#: Secant iterations of ``refine_bank`` (one simulation each).
+BANK_ITERS = 8
+
+
+def _unit(x: float, y: float) -> tuple[float, float, float]:
+    n = math.hypot(x, y)
+    return (x / n, y / n, n) if n > 1e-12 else (0.0, 0.0, 0.0)
+
+
+def bank_lines(position: Position, struck: str, targets: Any = None) -> list[PotLine]:
+    """Every geometrically open one-cushion bank for ``struck``, easiest
+    first. ``PotLine.aim`` is the mirrored aim point (where the object ball
+    is sent), ``object_distance`` the length of both legs and ``bank`` the
+    cushion's name."""
+    t = position.table
+    R = t.ball_radius
+    balls = position.ball_map
+    if struck not in balls:
+        return []
+    c = balls[struck]
+    out: list[PotLine] = []
+    for target in targets if targets is not None else balls:
+        if target == struck or target not in balls:
+            continue
+        tp = balls[target]
+        others = [xy for b, xy in balls.items() if b not in (struck, target)]
+        for cushion in t.cushions.values():
+            nx, ny = cushion.normal
+            sx, sy = cushion.start
+            tx_, ty_, length = _unit(cushion.end[0] - sx, cushion.end[1] - sy)
+            # Signed distances from the reflection line (positive: in play).
+            dt = (tp[0] - sx) * nx + (tp[1] - sy) * ny - R
+            if dt <= 0.02:
+                continue
+            for pocket in t.pockets.values():
+                ap = aim_point(pocket, t)
+                dp = (ap[0] - sx) * nx + (ap[1] - sy) * ny - R
+                if dp < MIN_POCKET_DEPTH:
+                    continue
+                image = (ap[0] - 2 * dp * nx, ap[1] - 2 * dp * ny)
+                f = dt / (dt + dp)
+                bx, by = tp[0] + (image[0] - tp[0]) * f, tp[1] + (image[1] - tp[1]) * f
+                along = (bx - sx) * tx_ + (by - sy) * ty_
+                if not JAW_CLEARANCE < along < length - JAW_CLEARANCE:
+                    continue
+                ax, ay, leg2 = _unit(ap[0] - bx, ap[1] - by)
+                approach = math.degrees(
+                    math.acos(max(-1.0, min(1.0, ax * pocket.axis[0] + ay * pocket.axis[1])))
+                )
+                window = pocket_window(pocket, approach, t)
+                if window <= 0:
+                    continue
+                ux, uy, _ = _unit(image[0] - tp[0], image[1] - tp[1])
+                g = (tp[0] - 2 * R * ux, tp[1] - 2 * R * uy)
+                if not t.on_surface(*g):
+                    continue
+                cx, cy, cd = _unit(g[0] - c[0], g[1] - c[1])
+                if cd < 1e-9:
+                    continue
+                cos_cut = cx * ux + cy * uy
+                cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
+                if cut > MAX_BANK_CUT_DEG:
+                    continue
+                bounce = (bx, by)
+                leg1 = math.hypot(bx - tp[0], by - tp[1])
+                if not (
+                    path_clear(c, g, others, R)
+                    and path_clear(tp, bounce, others, R)
+                    and path_clear(bounce, ap, others + [c], R)
+                ):
+                    continue
+                od = leg1 + leg2
+                difficulty = (
+                    BANK_FACTOR * (1.0 + cd / max(od, 0.1)) / (max(window / od, 1e-6) * max(cos_cut, 0.05))
+                )
+                phi = math.degrees(math.atan2(cy, cx)) % 360.0
+                out.append(
+                    PotLine(
+                        struck, target, pocket.name, phi, cut, g, image, cd, od, approach,
+                        difficulty, bank=cushion.name,
+                    )
+                )
+    out.sort(key=lambda p: p.difficulty)
+    return out
+
+
+def bank_miss(result: Any, line: PotLine, aim: tuple[float, float], samples: int = 24) -> float | None:
+    """Signed distance (m) by which the object ball, after its first
+    cushion, passes the pocket's aim point; None if it touched another ball
+    or cushion first, or never reached the bank's cushion.
+
+    Measured where its path comes closest to the aim point before anything
+    else touches it: a ball leaving a cushion slides and curves until its
+    spin catches up, so the straight line off the cushion misses by
+    centimetres (measured: a miss of zero along that line did not pot)."""
+    t_bank: float | None = None
+    t_next = math.inf
+    for e in result.events:
+        if line.target not in e.balls or e.type in ("motion", "centre_line", "cue"):
+            continue
+        if t_bank is None:
+            if e.type == "ball_ball" and line.struck in e.balls:
+                continue
+            if e.type != "cushion" or e.cushion != line.bank:
+                return None
+            t_bank = e.t
+        else:
+            t_next = e.t
+            break
+    if t_bank is None:
+        return None
+    t_end = min(t_next, float(getattr(result, "duration", t_bank + 3.0)))
+    best: tuple[float, float] | None = None
+    for k in range(1, samples + 1):
+        t = t_bank + (t_end - t_bank) * k / (samples + 1)
+        st = result.states_at(t).get(line.target)
+        if st is None:
+            break
+        dx, dy, n = _unit(float(st[2]), float(st[3]))
+        if n == 0.0:
+            break
+        rx, ry = aim[0] - float(st[0]), aim[1] - float(st[1])
+        d = math.hypot(rx, ry)
+        miss = dx * ry - dy * rx
+        if best is None or d < best[0]:
+            best = (d, miss)
+    return None if best is None else best[1]
+
+
+def refine_bank(ctx: Any, line: PotLine, place: Any, v: float, pots: Any) -> Any:
+    """Secant on the cue direction until the noise-free bank pots; the
+    potting trial (greedy's ``Trial``) or None. ``ctx`` is greedy's decision
+    context; ``pots(trial, line)`` says whether a trial pots the line."""
+    aim = aim_point(ctx.table.pockets[line.pocket], ctx.table)
+    pts: list[tuple[float, float]] = []
+    phi = line.phi
+    for _ in range(BANK_ITERS):
+        tr = ctx.trial(ctx.shot(line, phi, v, place))
+        if tr is None:
+            return None
+        if pots(tr, line) and tr.ruling.legal:
+            return tr
+        miss = bank_miss(tr.result, line, aim)
+        if miss is None:
+            return None
+        pts.append((phi, miss))
+        if len(pts) < 2:
+            phi += 0.2
+            continue
+        (p0, m0), (p1, m1) = pts[-2], pts[-1]
+        if m1 == m0:
+            return None
+        step = -m1 * (p1 - p0) / (m1 - m0)
+        phi = p1 + max(-1.5, min(1.5, step))
+    return None
+
+
+__all__ = ["BANK_FACTOR", "bank_lines", "bank_miss", "refine_bank"]

@@ -1,0 +1,91 @@
+"""The chance of winning the frame from a score and a next-shot pot chance.
+
+In the games scored by balls (free, combined, Moscow, Nevskaya and dynamic
+pyramid: the first to ``target`` balls wins) a frame is a race of runs at
+the table. The first planner valued the position a shot leaves as
+``1.5 p - 0.5`` balls: one pot, as if the turn ended after it. That
+undervalues position play by a factor of about four - a pot that leaves an
+easy next pot starts a run, and a run decides the frame - and ignores the
+score (an easy leave for the opponent who needs one ball is a lost frame;
+the same leave at 0-0 is not).
+
+Here the value of a sample is the frame-winning chance of a simple race
+model: each visit's first shot pots with the leave's chance ``p`` (the
+geometry of the table as it is), every later shot with a typical chance
+``q`` for the skill, the turn passes on a miss, and the first to ``target``
+wins. ``race_table`` solves the model exactly for every score; lookups are
+O(1). Fouls, penalty balls and свояк need no part in the model: they are
+already in the score the referee's ruling leaves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from piramida.agents.planner_leave import pot_probability
+
+#: Difficulty (``aim.pot_lines``) of the typical pot the next shots in a run
+#: face. Chosen so that a ``pro`` player's typical chance is 0.7, which is
+#: what greedy's balls per visit at ``pro`` (1.97 against itself, 2.9 against
+#: random; docs/agents.md) give through ``q / (1 - q)``.
+D_TYPICAL = 980.0
+
+
+def typical_chance(phi_sigma: float) -> float:
+    """The typical pot chance ``q`` for a player of this aim error."""
+    if phi_sigma <= 0:
+        return 0.97  # noise-free: runs end only on the hard shots
+    return min(0.97, max(0.05, pot_probability(D_TYPICAL, phi_sigma)))
+
+
+def race_table(target: int, q: float) -> np.ndarray:
+    """``G[a, b]``: the chance that the player at the table wins when he
+    needs ``a`` balls and the other ``b``, every shot potting with chance
+    ``q``. ``G[0, b] = 1`` and ``G[a, 0] = 0`` (a decided frame).
+
+    ``G[a, b] = q G[a-1, b] + (1 - q)(1 - G[b, a])``: a pot keeps the turn, a
+    miss hands it over. The pair ``G[a, b], G[b, a]`` is a 2x2 linear system
+    whose other terms have one ball fewer, so the table fills by ``a + b``.
+    """
+    n = int(target)
+    if n < 1:
+        raise ValueError(f"race_table: target must be at least 1, got {target}")
+    if not 0.0 < q < 1.0:
+        raise ValueError(f"race_table: q must lie in (0, 1), got {q}")
+    G = np.full((n + 1, n + 1), np.nan)
+    G[0, 1:] = 1.0
+    G[1:, 0] = 0.0
+    r = 1.0 - q
+    for s in range(2, 2 * n + 1):
+        for a in range(max(1, s - n), min(n, s - 1) + 1):
+            b = s - a
+            A = q * G[a - 1, b] + r
+            B = q * G[b - 1, a] + r
+            G[a, b] = (A - r * B) / (1.0 - r * r)
+    return G
+
+
+class RaceModel:
+    """Frame-winning chances for one variant's target and one skill."""
+
+    def __init__(self, target: int, q: float) -> None:
+        self.target = int(target)
+        self.q = float(q)
+        self.G = race_table(self.target, self.q)
+
+    def need(self, score: int) -> int:
+        return max(0, min(self.target, self.target - int(score)))
+
+    def at_table(self, mine: int, theirs: int, p: float) -> float:
+        """The chance that the player about to shoot wins, with scores
+        ``mine``/``theirs`` and chance ``p`` of potting the shot he faces."""
+        a, b = self.need(mine), self.need(theirs)
+        if a == 0:
+            return 1.0
+        if b == 0:
+            return 0.0
+        G = self.G
+        return float(p * G[a - 1, b] + (1.0 - p) * (1.0 - G[b, a]))
+
+
+__all__ = ["D_TYPICAL", "RaceModel", "race_table", "typical_chance"]

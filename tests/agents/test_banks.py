@@ -1,0 +1,97 @@
+"""Bank shots (agents/banks.py): the mirror geometry, the simulated aim
+correction, and the planner's bank candidates."""
+
+from __future__ import annotations
+
+import math
+
+from piramida.agents import greedy as G
+from piramida.agents.aim import aim_point, cue_speed_for, pot_lines
+from piramida.agents.banks import bank_lines, refine_bank
+from piramida.agents.base import GameView
+from piramida.agents.planner import BANK_SPEEDS, Budget, PlannerAgent, _Ctx
+from piramida.env.game import Game
+from piramida.env.physics import simulate
+from piramida.env.position import Position
+from piramida.env.table import Table
+
+T = Table.default()
+R = T.ball_radius
+# The target in the rear half, its direct pots into the middle pockets
+# blocked by 9 and 10; 7 and 8 sit on its paths to the rear corners.
+BALLS = {"0": (0.9, 1.0), "5": (0.9, 2.6), "7": (0.45, 3.07), "8": (1.33, 3.07),
+         "9": (0.45, 2.19), "10": (1.34, 2.19)}
+
+
+def _pos() -> Position:
+    return Position.from_balls("combined", BALLS)
+
+
+def test_bank_lines_reflect_like_a_mirror() -> None:
+    pos = _pos()
+    lines = bank_lines(pos, "0")
+    assert lines, "no bank found"
+    assert all(b.difficulty <= c.difficulty for b, c in zip(lines, lines[1:], strict=False))
+    for ln in lines:
+        cushion = T.cushions[ln.bank]
+        nx, ny = cushion.normal
+        tp = pos.xy(ln.target)
+        ap = aim_point(T.pockets[ln.pocket], T)
+
+        def depth(p: tuple[float, float], c=cushion) -> float:
+            return (p[0] - c.start[0]) * c.normal[0] + (p[1] - c.start[1]) * c.normal[1] - R
+
+        # The image is the aim point mirrored in the line one radius off the nose.
+        assert math.isclose(depth(ln.aim), -depth(ap), abs_tol=1e-9)
+        # Where the path to the image crosses that line, the angles of
+        # incidence and reflection are equal.
+        f = depth(tp) / (depth(tp) - depth(ln.aim))
+        b = (tp[0] + (ln.aim[0] - tp[0]) * f, tp[1] + (ln.aim[1] - tp[1]) * f)
+        assert abs(depth(b)) < 1e-9
+        d_in = (b[0] - tp[0], b[1] - tp[1])
+        d_out = (ap[0] - b[0], ap[1] - b[1])
+        tangent = (-ny, nx)
+
+        def ang(d: tuple[float, float], t=tangent) -> float:
+            return abs(d[0] * t[0] + d[1] * t[1]) / math.hypot(*d)
+
+        assert math.isclose(ang(d_in), ang(d_out), rel_tol=1e-9)
+        # Both legs counted in the path length.
+        assert math.isclose(
+            ln.object_distance, math.dist(tp, b) + math.dist(b, ap), rel_tol=1e-9
+        )
+        # Harder than any direct pot of the position with a shorter path.
+        direct = pot_lines(pos, "0")
+        assert all(ln.difficulty > d.difficulty for d in direct if d.object_distance <= ln.object_distance)
+
+
+def test_refine_bank_corrects_the_aim_until_it_pots() -> None:
+    pos = _pos()
+    game = Game.new("combined", position=pos)
+    ctx = G.Context(GameView.of(game))
+    line = bank_lines(pos, "0")[0]
+    v = cue_speed_for(line, T) * BANK_SPEEDS[-1]
+    # The mirror aim alone misses: the cushion is not a mirror.
+    plain = simulate(pos, ctx.shot(line, line.phi, v, None))
+    assert line.target not in [b for b, _ in plain.pocketed]
+    tr = refine_bank(ctx, line, None, v, lambda t, ln: G.pots(t, ln, ctx.called))
+    assert tr is not None
+    res = simulate(pos, tr.shot)
+    assert (line.target, line.pocket) in res.pocketed
+    events = [e for e in res.events if line.target in e.balls and e.type == "cushion"]
+    assert events and events[0].cushion == line.bank
+
+
+def test_planner_bank_candidates_pot_and_are_legal() -> None:
+    pos = _pos()
+    game = Game.new("combined", position=pos)
+    view = GameView.of(game)
+    planner = PlannerAgent(budget_s=None, n_sims=400, noise="pro")
+    ctx = _Ctx(view, Budget(None, 400))
+    banks = planner.banks(ctx)
+    assert banks
+    for c in banks:
+        assert c.line is not None and c.line.bank is not None and c.spin == "bank"
+        res = simulate(pos, c.shot)
+        ruling = game.referee.judge(pos, c.shot, res.events, res.final, (), game.state)
+        assert ruling.legal and c.line.target in ruling.scored[0]

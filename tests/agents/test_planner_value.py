@@ -1,0 +1,77 @@
+"""The race model behind the planner's frame-winning chances
+(agents/planner_value.py), checked against its closed form and against a
+plain simulation of the race it describes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from piramida.agents.planner_value import RaceModel, race_table, typical_chance
+
+
+def _simulate_race(a: int, b: int, q: float, n: int, seed: int) -> float:
+    """Share of ``n`` races the player at the table wins: every shot pots
+    with chance ``q``, a miss hands the table over, first to need 0 wins."""
+    rng = np.random.default_rng(seed)
+    wins = 0
+    for _ in range(n):
+        need = [a, b]
+        who = 0
+        while need[0] > 0 and need[1] > 0:
+            if rng.random() < q:
+                need[who] -= 1
+            else:
+                who = 1 - who
+        wins += need[0] == 0
+    return wins / n
+
+
+def test_one_ball_each_has_the_closed_form() -> None:
+    # x = q + (1 - q)(1 - x)  =>  x = 1 / (2 - q)
+    for q in (0.3, 0.7, 0.9):
+        G = race_table(8, q)
+        assert G[1, 1] == pytest.approx(1.0 / (2.0 - q), abs=1e-12)
+
+
+@pytest.mark.parametrize(("a", "b", "q"), [(8, 8, 0.7), (3, 6, 0.55), (6, 2, 0.8)])
+def test_table_matches_a_simulated_race(a: int, b: int, q: float) -> None:
+    n = 6000
+    got = _simulate_race(a, b, q, n, seed=a * 100 + b)
+    want = race_table(8, q)[a, b]
+    se = (want * (1 - want) / n) ** 0.5
+    assert abs(got - want) < 4 * se, (got, want)
+
+
+def test_table_is_monotone_and_decided_frames_are_certain() -> None:
+    G = race_table(8, 0.7)
+    assert np.all(G[0, 1:] == 1.0) and np.all(G[1:, 0] == 0.0)
+    inner = G[1:, 1:]
+    assert np.all((inner > 0) & (inner < 1))
+    assert np.all(np.diff(inner, axis=0) < 0)  # needing more balls is worse
+    assert np.all(np.diff(inner, axis=1) > 0)  # the other needing more is better
+    # At the table with q > 1/2 is an advantage at equal scores.
+    assert np.all(np.diag(inner) > 0.5)
+
+
+def test_at_table_uses_the_shot_faced() -> None:
+    m = RaceModel(8, 0.7)
+    assert m.at_table(8, 3, 0.1) == 1.0 and m.at_table(3, 8, 0.9) == 0.0
+    assert m.at_table(0, 0, 0.95) > m.at_table(0, 0, 0.7) > m.at_table(0, 0, 0.2)
+    # With the typical chance it is the table's value.
+    assert m.at_table(2, 5, 0.7) == pytest.approx(m.G[6, 3])
+    # One ball from the frame, an easy pot is nearly the frame.
+    assert m.at_table(7, 7, 0.97) > 0.95
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="target"):
+        race_table(0, 0.7)
+    with pytest.raises(ValueError, match="q must"):
+        race_table(8, 1.0)
+
+
+def test_typical_chance_falls_with_the_aim_error() -> None:
+    assert typical_chance(0.05) == pytest.approx(0.7, abs=0.01)
+    assert typical_chance(0.05) > typical_chance(0.2) > typical_chance(1.0)
+    assert typical_chance(0.0) == 0.97
