@@ -45,6 +45,7 @@ class PotLine:
     approach: float  # degrees between the object ball's path and the pocket axis
     difficulty: float  # larger is harder; ~ the angular window's inverse
     bank: str | None = None  # the cushion of a bank shot (agents/banks.py); None: direct
+    svoyak: bool = False  # the struck ball goes in off the target (agents/svoyak.py)
 
     @property
     def description(self) -> str:

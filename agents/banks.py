@@ -122,15 +122,40 @@ def bank_lines(position: Position, struck: str, targets: Any = None) -> list[Pot
     return out
 
 
-def bank_miss(result: Any, line: PotLine, aim: tuple[float, float], samples: int = 24) -> float | None:
-    """Signed distance (m) by which the object ball, after its first
-    cushion, passes the pocket's aim point; None if it touched another ball
-    or cushion first, or never reached the bank's cushion.
+def closest_miss(
+    result: Any, ball: str, t0: float, t1: float, aim: tuple[float, float], samples: int = 24
+) -> float | None:
+    """Signed distance (m) by which ``ball``, moving between times ``t0``
+    and ``t1``, passes ``aim``: taken where its path comes closest to it
+    (sampled), across its direction of travel there. None if it is not
+    moving.
 
-    Measured where its path comes closest to the aim point before anything
-    else touches it: a ball leaving a cushion slides and curves until its
-    spin catches up, so the straight line off the cushion misses by
-    centimetres (measured: a miss of zero along that line did not pot)."""
+    Measured on the real path because a ball leaving a cushion or another
+    ball slides and curves until its spin catches up: the straight line off
+    the contact misses by centimetres (measured: a bank aimed for zero miss
+    along that line did not pot)."""
+    t_end = min(t1, float(getattr(result, "duration", t0 + 3.0)))
+    best: tuple[float, float] | None = None
+    for k in range(1, samples + 1):
+        t = t0 + (t_end - t0) * k / (samples + 1)
+        st = result.states_at(t).get(ball)
+        if st is None:
+            break
+        dx, dy, n = _unit(float(st[2]), float(st[3]))
+        if n == 0.0:
+            break
+        rx, ry = aim[0] - float(st[0]), aim[1] - float(st[1])
+        d = math.hypot(rx, ry)
+        if best is None or d < best[0]:
+            best = (d, dx * ry - dy * rx)
+    return None if best is None else best[1]
+
+
+def bank_miss(result: Any, line: PotLine, aim: tuple[float, float]) -> float | None:
+    """Signed distance (m) by which the object ball, after its first
+    cushion, passes the pocket's aim point (``closest_miss``); None if it
+    touched another ball or cushion first, or never reached the bank's
+    cushion."""
     t_bank: float | None = None
     t_next = math.inf
     for e in result.events:
@@ -147,41 +172,28 @@ def bank_miss(result: Any, line: PotLine, aim: tuple[float, float], samples: int
             break
     if t_bank is None:
         return None
-    t_end = min(t_next, float(getattr(result, "duration", t_bank + 3.0)))
-    best: tuple[float, float] | None = None
-    for k in range(1, samples + 1):
-        t = t_bank + (t_end - t_bank) * k / (samples + 1)
-        st = result.states_at(t).get(line.target)
-        if st is None:
-            break
-        dx, dy, n = _unit(float(st[2]), float(st[3]))
-        if n == 0.0:
-            break
-        rx, ry = aim[0] - float(st[0]), aim[1] - float(st[1])
-        d = math.hypot(rx, ry)
-        miss = dx * ry - dy * rx
-        if best is None or d < best[0]:
-            best = (d, miss)
-    return None if best is None else best[1]
+    return closest_miss(result, line.target, t_bank, t_next, aim)
 
 
-def refine_bank(ctx: Any, line: PotLine, place: Any, v: float, pots: Any) -> Any:
-    """Secant on the cue direction until the noise-free bank pots; the
-    potting trial (greedy's ``Trial``) or None. ``ctx`` is greedy's decision
-    context; ``pots(trial, line)`` says whether a trial pots the line."""
-    aim = aim_point(ctx.table.pockets[line.pocket], ctx.table)
+def secant_aim(
+    ctx: Any, line: PotLine, place: Any, v: float, miss: Any, done: Any, iters: int, **kw: Any
+) -> Any:
+    """Secant iteration on the cue direction driving ``miss(trial)`` (a
+    signed distance, None when the stroke goes wrong) to zero; returns the
+    first trial for which ``done(trial)`` holds, or None. ``ctx`` is
+    greedy's decision context (one noise-free simulation per iteration)."""
     pts: list[tuple[float, float]] = []
     phi = line.phi
-    for _ in range(BANK_ITERS):
-        tr = ctx.trial(ctx.shot(line, phi, v, place))
+    for _ in range(iters):
+        tr = ctx.trial(ctx.shot(line, phi, v, place, **kw))
         if tr is None:
             return None
-        if pots(tr, line) and tr.ruling.legal:
+        if done(tr):
             return tr
-        miss = bank_miss(tr.result, line, aim)
-        if miss is None:
+        m = miss(tr)
+        if m is None:
             return None
-        pts.append((phi, miss))
+        pts.append((phi, m))
         if len(pts) < 2:
             phi += 0.2
             continue
@@ -193,4 +205,20 @@ def refine_bank(ctx: Any, line: PotLine, place: Any, v: float, pots: Any) -> Any
     return None
 
 
-__all__ = ["BANK_FACTOR", "bank_lines", "bank_miss", "refine_bank"]
+def refine_bank(ctx: Any, line: PotLine, place: Any, v: float, pots: Any) -> Any:
+    """Secant on the cue direction until the noise-free bank pots; the
+    potting trial (greedy's ``Trial``) or None. ``ctx`` is greedy's decision
+    context; ``pots(trial, line)`` says whether a trial pots the line."""
+    aim = aim_point(ctx.table.pockets[line.pocket], ctx.table)
+    return secant_aim(
+        ctx,
+        line,
+        place,
+        v,
+        lambda tr: bank_miss(tr.result, line, aim),
+        lambda tr: pots(tr, line) and tr.ruling.legal,
+        BANK_ITERS,
+    )
+
+
+__all__ = ["BANK_FACTOR", "bank_lines", "bank_miss", "closest_miss", "refine_bank", "secant_aim"]

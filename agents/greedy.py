@@ -198,7 +198,7 @@ class Context:
 
 
 # ---------------------------------------------------------------- candidates
-def _zone_ok(ctx: Context, x: float, y: float, kind: str) -> bool:
+def zone_ok(ctx: Context, x: float, y: float, kind: str) -> bool:
     t = ctx.table
     r = ctx.R
     if not (r + 1e-4 <= x <= t.width - r - 1e-4 and r + 1e-4 <= y <= t.length - r - 1e-4):
@@ -265,7 +265,7 @@ def hand_placements(ctx: Context, ball: str) -> list[tuple[float, float]]:
             gx, gy = tx - 2 * ctx.R * ux, ty - 2 * ctx.R * uy
             for back in (0.2, 0.35, 0.6, 0.9):
                 x, y = gx - back * ux, gy - back * uy
-                if _zone_ok(ctx, x, y, kind):
+                if zone_ok(ctx, x, y, kind):
                     spots.append((x, y))
                     break
     ylo, yhi = ctx.R + 0.01, t.length - ctx.R - 0.01
@@ -277,7 +277,7 @@ def hand_placements(ctx: Context, ball: str) -> list[tuple[float, float]]:
         for j in range(4):
             x = ctx.R + 0.02 + (t.width - 2 * ctx.R - 0.04) * i / 6
             y = ylo + (yhi - ylo) * (j + 0.5) / 4
-            if _zone_ok(ctx, x, y, kind):
+            if zone_ok(ctx, x, y, kind):
                 spots.append((x, y))
     return spots
 
@@ -505,7 +505,7 @@ def break_shot(ctx: Context) -> Shot:
     best: Trial | None = None
     for px in (t.width / 2, t.width / 2 - 0.25, t.width / 2 + 0.25):
         place = (px, t.house_line - 0.08)
-        if not _zone_ok(ctx, place[0], place[1], "house"):
+        if not zone_ok(ctx, place[0], place[1], "house"):
             continue
         d = math.hypot(apex[0] - place[0], apex[1] - place[1])
         base = math.degrees(math.atan2(apex[1] - place[1], apex[0] - place[0]))

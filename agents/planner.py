@@ -49,23 +49,40 @@ from piramida.agents.aim import PotLine, cue_speed_for
 from piramida.agents.banks import bank_lines, refine_bank
 from piramida.agents.base import Action, GameView
 from piramida.agents.planner_leave import easiest_difficulty, pot_probability
-from piramida.agents.planner_value import RaceModel, typical_chance
+from piramida.agents.planner_value import RaceModel, next_pot_chance, typical_chance
+from piramida.agents.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import ShotResult, load_noise, simulate
 from piramida.env.position import Position
 from piramida.env.shot import Shot
 
 #: Lines refined into candidates, and of those the easiest given spin variants.
-MAX_LINES = 8
-SPIN_LINES = 3
-#: (b, speed factor, name): stun, follow, draw, firmer stun.
+MAX_LINES = 16
+SPIN_LINES = 9
+#: (b, speed factor, name): the variants of a centred pot re-refined for
+#: position. Measured (docs/agents.md): widening the search from 8 lines,
+#: 5 kept, 3 of them with 3 variants to 16, 12 and 9 with these 6 raised the
+#: free-pyramid win rate against greedy from 0.63 to 0.72 (160 games).
 SPINS: tuple[tuple[float, float, str], ...] = (
     (0.35, 1.0, "follow"),
     (-0.35, 1.25, "draw"),
     (0.0, 1.5, "firm stun"),
+    (0.0, 0.7, "soft"),
+    (0.3, 0.75, "soft follow"),
+    (-0.6, 1.4, "deep draw"),
 )
 #: Centred pots kept as candidates (best by greedy's estimate).
-KEEP_POTS = 5
+KEEP_POTS = 12
+#: Safeties: strokes (contact offset in ball diameters, speed m/s) at each
+#: of the nearest ``SAFETY_BALLS`` clear balls, twice as many balls when no
+#: direct pot is ``SAFETY_WHEN`` likely (greedy's estimate) or none is open.
+SAFETY_BALLS = 3
+SAFETY_STROKES: tuple[tuple[float, float], ...] = ((0.0, 2.5), (0.5, 3.5))
+SAFETY_WHEN = 0.0
+#: Break strokes (with ``breaks``): contact offsets on the apex ball in
+#: ball diameters (0 full, 0.5 half-ball) and cue ball speeds (m/s).
+BREAK_OFFSETS = (0.0, 0.5, -0.5, 0.9, -0.9)
+BREAK_SPEEDS = (8.0, 4.5)
 #: Banks are looked for when no direct pot is this likely (greedy's
 #: estimate); this many of the easiest are refined, at these speed factors.
 BANK_WHEN = 0.5
@@ -226,6 +243,14 @@ class PlannerAgent:
         centred: bool = True,
         run: float | None = None,
         value: str = "auto",
+        spin_lines: int = SPIN_LINES,
+        keep_pots: int = KEEP_POTS,
+        spins: tuple[tuple[float, float, str], ...] = SPINS,
+        breaks: bool = True,
+        safety_balls: int = SAFETY_BALLS,
+        safety_strokes: tuple[tuple[float, float], ...] = SAFETY_STROKES,
+        safety_when: float = SAFETY_WHEN,
+        svoyaks: int = 0,
     ) -> None:
         if value not in VALUES:
             raise PiramidaError(f"planner: value must be one of {', '.join(VALUES)}, got {value!r}")
@@ -238,7 +263,16 @@ class PlannerAgent:
         #: True: pots from greedy's centred, scored ``pot_line`` (the
         #: default); False: plain throw-corrected aim (the first version).
         self.centred = centred
-        self.spin_lines = SPIN_LINES
+        self.spin_lines = int(spin_lines)
+        self.keep_pots = int(keep_pots)
+        #: Evaluate a family of break strokes, not only greedy's.
+        self.breaks = bool(breaks)
+        self.safety_balls = int(safety_balls)
+        self.safety_when = float(safety_when)
+        #: свояк lines refined into candidates (0: none).
+        self.max_svoyaks = int(svoyaks)
+        self.safety_strokes = tuple((float(o), float(v)) for o, v in safety_strokes)
+        self.spins = tuple((float(b), float(k), str(n)) for b, k, n in spins)
         self.max_banks = BANK_LINES
         #: Balls a turn at the table is worth beyond the next pot, for the
         #: value of the position left; None: the plain 1.5 p - 0.5.
@@ -266,7 +300,7 @@ class PlannerAgent:
         if view.kind == "lag":
             self.last_intent = ("lag",)
             return G.lag_shot(view)
-        if view.is_break and view.variant != "five_ball":
+        if view.is_break and view.variant != "five_ball" and not self.breaks:
             self.last_intent = ("break",)
             return ctx.final(G.break_shot(ctx))
         plans = self.plan_ctx(ctx, top=1)
@@ -275,7 +309,8 @@ class PlannerAgent:
             return ctx.final(G.fallback(ctx))
         best = plans[0]
         if best.kind == "pot" and best.line is not None:
-            self.last_intent = ("pot", best.line.target, best.line.pocket)
+            ball = best.line.struck if best.line.svoyak else best.line.target
+            self.last_intent = ("pot", ball, best.line.pocket)
         else:
             self.last_intent = (best.kind,)
         return ctx.final(best.shot)
@@ -313,22 +348,29 @@ class PlannerAgent:
                 out.append(c)
 
         if ctx.pos.is_break and ctx.view.variant != "five_ball":
-            # The break (RULES.md §4.2): greedy's stroke at the rack, evaluated.
+            # The break (RULES.md §4.2): greedy's stroke at the rack and, with
+            # ``breaks``, a family of strokes at the apex ball, all evaluated.
             add(Candidate(G.break_shot(ctx), "break"))
+            if self.breaks:
+                for shot in self.break_candidates(ctx):
+                    add(Candidate(shot, "break"))
             return out
         refined = self._pot_candidates(ctx, add)
+        for c in self.svoyaks(ctx):
+            add(c)
         if ctx.best_p < BANK_WHEN:
             for c in self.banks(ctx):
                 add(c)
         for line, place, tr in refined[: self.spin_lines]:
-            for b, k, name in SPINS:
+            for b, k, name in self.spins:
                 if ctx.budget.spent(GEN_SHARE):
                     break
                 start = replace(line, phi=tr.shot.phi)
                 alt = G.refine(ctx, start, place, tr.shot.v * k, b=b)
                 if alt is not None:
                     add(Candidate(alt.shot, "pot", line, name))
-        for shot in self.safeties(ctx, few=3 if out else 6):
+        few = self.safety_balls if ctx.best_p >= self.safety_when else 2 * self.safety_balls
+        for shot in self.safeties(ctx, few=few if out else 2 * self.safety_balls):
             add(Candidate(shot, "safety"))
         if not out:
             try:
@@ -372,7 +414,7 @@ class PlannerAgent:
     ) -> list[tuple[PotLine, tuple[float, float] | None, G.Trial]] | None:
         """Greedy's ``pot_line`` strokes (throw-corrected, aimed at the middle
         of the range of directions that pot, scored by greedy's estimate),
-        the ``KEEP_POTS`` best of them; None if greedy's API is not the one
+        the ``keep_pots`` best of them; None if greedy's API is not the one
         this was written against."""
         found: list[tuple[float, PotLine, tuple[float, float] | None, G.Trial]] = []
         sure = 0
@@ -380,7 +422,7 @@ class PlannerAgent:
             for line, place in G.candidate_lines(ctx)[: 2 * self.max_lines]:
                 if ctx.budget.spent(GEN_SHARE) and found:
                     break
-                if len(found) >= self.max_lines or sure >= 3:
+                if len(found) >= self.max_lines or sure >= max(3, self.keep_pots - 2):
                     break
                 got = G.pot_line(ctx, line, place, sigma_phi=max(self.phi_sigma, 0.02))
                 if got is None:
@@ -392,7 +434,58 @@ class PlannerAgent:
         except (TypeError, ValueError, AttributeError):
             return None
         found.sort(key=lambda f: -f[0])
-        return [(ln, pl, tr) for _, ln, pl, tr in found[:KEEP_POTS]]
+        return [(ln, pl, tr) for _, ln, pl, tr in found[: self.keep_pots]]
+
+    def break_candidates(self, ctx: _Ctx) -> list[Shot]:
+        """Strokes at the apex ball from three spots on the house line:
+        full, half-ball and thin contacts on either side, firm and soft."""
+        t = ctx.table
+        ball = ctx.cue_balls()[0]
+        if not ctx.pos.balls:
+            return []
+        apex = min(((x, y) for _, x, y in ctx.pos.balls), key=lambda p: p[1])
+        shots: list[Shot] = []
+        for px in (t.width / 2, t.width / 2 - 0.25, t.width / 2 + 0.25):
+            place = (px, t.house_line - 0.08)
+            if not G.zone_ok(ctx, place[0], place[1], "house"):
+                continue
+            d = math.hypot(apex[0] - place[0], apex[1] - place[1])
+            base = math.degrees(math.atan2(apex[1] - place[1], apex[0] - place[0]))
+            for off in BREAK_OFFSETS:
+                phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
+                for v in BREAK_SPEEDS:
+                    shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place))
+        return shots
+
+    def svoyaks(self, ctx: _Ctx) -> list[Candidate]:
+        """The struck ball in off an object ball (agents/svoyak.py), where it
+        scores: free pyramid (any ball pocketed on a legal shot, RULES.md
+        §5.1) and the свояк of combined, Moscow, Nevskaya and dynamic
+        (§5.2-§5.5); the easiest ``max_svoyaks`` lines that go in without
+        noise. Not with the cue ball in hand."""
+        ref = ctx.referee
+        if self.max_svoyaks <= 0 or ctx.pos.in_hand is not None or ctx.called:
+            return []
+        if not (getattr(ref, "any_ball_scores", False) or getattr(ref, "svoyak", False)):
+            return []
+        lines: list[PotLine] = []
+        for s in ctx.cue_balls():
+            if s in ctx.pos:
+                lines.extend(svoyak_lines(ctx.pos, s, G.targets_for(ctx, s)))
+        lines.sort(key=lambda ln: ln.difficulty)
+        out: list[Candidate] = []
+        for line in lines[: self.max_svoyaks]:
+            v0 = svoyak_speed(line, ctx.table)
+            # Stun at the pace that gets there, firmer, then with draw (a
+            # ball still rolling at contact follows through off the line).
+            for k, b in ((1.0, 0.0), (1.4, 0.0), (1.2, -0.3)):
+                if ctx.budget.spent(GEN_SHARE):
+                    return out
+                tr = refine_svoyak(ctx, line, None, v0 * k, b=b)
+                if tr is not None:
+                    out.append(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
+                    break
+        return out
 
     def banks(self, ctx: _Ctx) -> list[Candidate]:
         """One-cushion banks (agents/banks.py) that pot without noise, the
@@ -425,7 +518,7 @@ class PlannerAgent:
             d = max(math.hypot(tx - sx, ty - sy), 2 * ctx.R)
             base = math.degrees(math.atan2(ty - sy, tx - sx))
             call = G.nearest_pocket_call(ctx, target) if ctx.called else None
-            for off, v in ((0.0, 2.5), (0.5, 3.5)):
+            for off, v in self.safety_strokes:
                 phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
                 shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place, call=call))
         return shots
@@ -546,9 +639,13 @@ class PlannerAgent:
             model = self._races[key] = RaceModel(target, typical_chance(self.phi_sigma))
         return model
 
-    def next_chance(self, ctx: _Ctx, pos: Position, in_hand: Any) -> float:
-        """The chance that whoever shoots next from ``pos`` pots: the easiest
-        open pot's (``planner_leave``), or ``P_IN_HAND`` with ball in hand."""
+    def next_chance(self, ctx: _Ctx, pos: Position, in_hand: Any, measured: bool = False) -> float:
+        """The chance that whoever shoots next from ``pos`` pots, from the
+        easiest open pot (``planner_leave``), or ``P_IN_HAND`` with ball in
+        hand. ``measured``: the curve fitted to real potting
+        (``planner_value.next_pot_chance``, used by the race value); else
+        ``planner_leave.pot_probability``, the turn value's first guess,
+        which is optimistic (see planner_value)."""
         if in_hand:
             return P_IN_HAND
         try:
@@ -556,7 +653,10 @@ class PlannerAgent:
         except PiramidaError:
             cues = []
         targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
-        return pot_probability(easiest_difficulty(pos, cues, targets), self.phi_sigma)
+        d = easiest_difficulty(pos, cues, targets)
+        if measured:
+            return next_pot_chance(d, self.phi_sigma)
+        return pot_probability(d, self.phi_sigma)
 
     def race_value(self, ctx: _Ctx, race: RaceModel, ruling: Any) -> float:
         """The shooter's chance of winning the frame after this ruling."""
@@ -579,7 +679,7 @@ class PlannerAgent:
         if nxt.player is None or nxt.kind not in ("shot", "choice"):
             return 0.5
         who, hand, choose = _next_shooter(ruling)
-        p = self.next_chance(ctx, ruling.position, hand)
+        p = self.next_chance(ctx, ruling.position, hand, measured=True)
         w = race.at_table(score[who], score[1 - who], p)
         if choose:
             # The chooser shoots or hands the table to the offender,
@@ -623,7 +723,7 @@ class PlannerAgent:
                 hand = pend.in_hand if pend is not None else None
                 race = self.race(ctx)
                 if race is not None:
-                    p = self.next_chance(ctx, ctx.pos, hand)
+                    p = self.next_chance(ctx, ctx.pos, hand, measured=True)
                     mine, theirs = ctx.pos.score[ctx.me], ctx.pos.score[1 - ctx.me]
                     shoot = race.at_table(mine, theirs, p)
                     return yes if shoot >= 1.0 - race.at_table(theirs, mine, p) else no
@@ -692,6 +792,8 @@ def describe(ctx: _Ctx, c: Candidate, planner: PlannerAgent) -> str:
             s += f" (ball in hand at {c.shot.place[0]:.2f},{c.shot.place[1]:.2f})"
         if ln.bank is not None:
             s += f", banked off the {ln.bank.replace('_', ' ')} cushion"
+        if ln.svoyak:
+            s = f"{ln.struck} in off {ln.target} into the {POCKET_NAMES.get(ln.pocket, ln.pocket)} (свояк)"
         parts.append(s)
         parts.append(f"cut {ln.cut:.0f}°, {c.spin}")
     elif c.kind == "break":

@@ -22,20 +22,38 @@ from __future__ import annotations
 
 import numpy as np
 
-from piramida.agents.planner_leave import pot_probability
+#: The next shooter's chance of potting from the easiest open pot's
+#: difficulty ``D`` (``planner_leave.easiest_difficulty``) at ``pro``:
+#: ``1 / (1 + (D / D50) ** K)``, fitted by ``python -m bench.leave_calibration``
+#: (300 seeded pyramid positions, greedy's shot played 16 times under
+#: ``pro`` noise: D50 628, K 1.90; mean squared error 0.063 against 0.125 for
+#: ``planner_leave.pot_probability``, which rates a difficulty-500 table 0.91
+#: where 0.56 was measured). The midpoint scales inversely with the aim error.
+D50_PRO = 628.0
+K = 1.9
+PRO_PHI = 0.05
+#: The chance of the typical pot the next shots of a run face, at ``pro``:
+#: what greedy's balls per visit at ``pro`` (1.97 against itself, 2.9
+#: against random; docs/agents.md) give through ``q / (1 - q)``.
+Q_PRO = 0.7
 
-#: Difficulty (``aim.pot_lines``) of the typical pot the next shots in a run
-#: face. Chosen so that a ``pro`` player's typical chance is 0.7, which is
-#: what greedy's balls per visit at ``pro`` (1.97 against itself, 2.9 against
-#: random; docs/agents.md) give through ``q / (1 - q)``.
-D_TYPICAL = 980.0
+
+def next_pot_chance(difficulty: float | None, phi_sigma: float) -> float:
+    """The measured chance of potting from a table whose easiest open pot
+    has this difficulty; 0 when none is open."""
+    if difficulty is None:
+        return 0.0
+    d50 = D50_PRO * PRO_PHI / max(phi_sigma, 0.005)
+    return 1.0 / (1.0 + (max(difficulty, 0.0) / d50) ** K)
 
 
 def typical_chance(phi_sigma: float) -> float:
-    """The typical pot chance ``q`` for a player of this aim error."""
+    """The typical pot chance ``q`` for a player of this aim error: ``Q_PRO``
+    at ``pro``, moved with the aim error the way ``next_pot_chance`` moves."""
     if phi_sigma <= 0:
         return 0.97  # noise-free: runs end only on the hard shots
-    return min(0.97, max(0.05, pot_probability(D_TYPICAL, phi_sigma)))
+    d_typical = D50_PRO * ((1.0 - Q_PRO) / Q_PRO) ** (1.0 / K)
+    return min(0.97, max(0.05, next_pot_chance(d_typical, phi_sigma)))
 
 
 def race_table(target: int, q: float) -> np.ndarray:
@@ -88,4 +106,4 @@ class RaceModel:
         return float(p * G[a - 1, b] + (1.0 - p) * (1.0 - G[b, a]))
 
 
-__all__ = ["D_TYPICAL", "RaceModel", "race_table", "typical_chance"]
+__all__ = ["RaceModel", "next_pot_chance", "race_table", "typical_chance"]

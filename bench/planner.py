@@ -6,6 +6,7 @@ Run from the repository root::
     .venv/bin/python -m bench.planner decisions [--limit N] [--budgets 0.25,1] [--out FILE]
     .venv/bin/python -m bench.planner suggest-time         # 'piramida suggest --budget 1s' wall time
     .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--out FILE]
+    .venv/bin/python -m bench.planner combine RUN.json ...   # pool 'piramida match --json' runs
 
 ``decisions`` plays one decision in each reference position
 (``bench/positions/reference.jsonl``, 200 seeded positions across the
@@ -126,6 +127,7 @@ def match(
     centred: bool = False,
     run: float | None = None,
     value: str | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     from piramida.eval.match import run_match
 
@@ -136,6 +138,7 @@ def match(
         kw["run"] = run
     if value is not None:
         kw["value"] = value
+    kw.update(extra or {})
     t0 = time.perf_counter()
     res = run_match(
         variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}]
@@ -145,6 +148,49 @@ def match(
     d["wall_s"] = time.perf_counter() - t0
     d["summary"] = res.summary()
     return d
+
+
+def combine(paths: list[Path]) -> dict[str, Any]:
+    """Pool ``piramida match --json`` outputs of the same variant and agents
+    (different seeds): total wins, games and the Wilson interval, and the
+    per-frame rates weighted by games."""
+    from piramida.eval.stats import wilson_interval
+
+    runs = []
+    for p in paths:
+        try:
+            runs.append(json.loads(p.read_text(encoding="utf-8")))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise SystemExit(f"combine: cannot read {p}: {exc}") from None
+    if not runs:
+        raise SystemExit("combine: no files given")
+    keys = {(r.get("variant"), tuple(r.get("agents", ()))) for r in runs}
+    if len(keys) != 1:
+        raise SystemExit(f"combine: the files mix variants or agents: {sorted(keys)}")
+    games = sum(int(r["games"]) for r in runs)
+    wins = [sum(float(r["wins"][i]) for r in runs) for i in (0, 1)]
+
+    def weighted(key: str, i: int) -> float | None:
+        vals = [(r[key][i], r["games"]) for r in runs if r.get(key) and r[key][i] is not None]
+        n = sum(g for _, g in vals)
+        return sum(v * g for v, g in vals) / n if n else None
+
+    variant, agents = next(iter(keys))
+    return {
+        "variant": variant,
+        "agents": list(agents),
+        "seeds": [r.get("seed") for r in runs],
+        "noise": sorted({str(r.get("noise")) for r in runs}),
+        "games": games,
+        "wins": wins,
+        "draws": sum(int(r.get("draws", 0)) for r in runs),
+        "win_rate": [w / games for w in wins],
+        "ci95": [list(wilson_interval(w, games)) for w in wins],
+        "balls_per_visit": [weighted("balls_per_visit", i) for i in (0, 1)],
+        "fouls_per_frame": [weighted("fouls_per_frame", i) for i in (0, 1)],
+        "pot_rate": [weighted("pot_rate", i) for i in (0, 1)],
+        "mean_shots": sum(r["mean_shots"] * r["games"] for r in runs) / games,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--centred", action="store_true", help="planner pots from greedy's centred aim")
     m.add_argument("--run", type=float, default=None, help="planner's run value (balls)")
     m.add_argument("--value", default=None, help="planner's sample value: auto, race, turn")
+    c = sub.add_parser("combine", help="pool piramida match --json outputs")
+    c.add_argument("files", nargs="+", type=Path)
+    m.add_argument("--kw", default=None, help="more planner keywords as JSON")
     m.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     if a.cmd == "positions":
@@ -186,6 +235,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"time/decision mean {row['mean_s']:.3f} s, max {row['max_s']:.3f} s "
                 f"({row['decisions']} positions, noise pro)"
             )
+    elif a.cmd == "combine":
+        out = combine(a.files)
+        lo, hi = out["ci95"][0]
+        print(
+            f"{out['variant']}: {out['agents'][0]} vs {out['agents'][1]}, {out['games']} games "
+            f"(seeds {', '.join(str(x) for x in out['seeds'])}): {out['wins'][0]:g}-{out['wins'][1]:g}, "
+            f"{out['agents'][0]} win rate {out['win_rate'][0]:.3f} (95% CI {lo:.3f}-{hi:.3f}), "
+            f"draws {out['draws']}"
+        )
+        print(json.dumps(out))
     elif a.cmd == "suggest-time":
         out = suggest_time(a.repeats)
         print(
@@ -194,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         sims = None if a.budget is not None else a.sims
-        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred, a.run, a.value)
+        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred, a.run, a.value, json.loads(a.kw) if a.kw else None)
         print(out["summary"])
         lo, hi = out["ci95"][0]
         print(

@@ -213,3 +213,30 @@ def test_leave_matches_aim_geometry() -> None:
     assert pot_probability(None, 0.05) == 0.0
     assert pot_probability(400.0, 0.05) > pot_probability(2000.0, 0.05)
     assert pot_probability(2000.0, 0.05) > pot_probability(2000.0, 0.4)
+
+
+def test_break_candidates_are_evaluated_from_the_house() -> None:
+    """With ``breaks`` the planner weighs a family of break strokes (RULES.md
+    §4.2: from the house, at the rack) by their sampled outcomes."""
+    from piramida.agents.planner import BREAK_OFFSETS, BREAK_SPEEDS, Budget, _Ctx
+
+    game = Game.new("free", seed=4)
+    view = GameView.of(game)
+    assert view.position.is_break
+    planner = _planner(noise="pro", n_sims=200, breaks=True)
+    ctx = _Ctx(view, Budget(None, 200))
+    shots = planner.break_candidates(ctx)
+    assert len(shots) == 3 * len(BREAK_OFFSETS) * len(BREAK_SPEEDS)
+    for s in shots:
+        assert s.place is not None and T.in_house(*s.place)
+    plans = planner.plan(view, top=3)
+    assert plans and all(p.kind == "break" for p in plans)
+    assert plans[0].samples >= plans[-1].samples
+    shot = planner.act(view)
+    assert shot == plans[0].shot  # act plays the plan's best
+    assert _judge(game, shot).legal
+    # Without ``breaks`` the break is greedy's stroke, not searched.
+    from piramida.agents import greedy as G
+
+    plain = _planner(noise="pro", n_sims=200, breaks=False)
+    assert plain.act(view) == G.break_shot(_Ctx(view, Budget(None, 200)))

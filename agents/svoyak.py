@@ -1,0 +1,166 @@
+"""Свояк: the struck ball itself into a pocket off an object ball (an
+"in-off" in English billiards).
+
+In free pyramid every ball pocketed on a legal shot scores, the struck ball
+included (RULES.md §5.1); in combined, Moscow, Nevskaya and dynamic pyramid
+the cue ball pocketed after a legal contact scores an object ball from the
+table and the cue ball in hand (§5.2-§5.5). Pyramid players pot this way as
+often as the direct way, so the planner needs the lines.
+
+Geometry (a stun stroke): after a sliding ball strikes another it leaves
+along the tangent line, at right angles to the line of centres. So the
+ghost position G - the struck ball's centre at contact, 2R from the object
+ball T - must see the pocket's aim point A at a right angle from T: G lies
+where the circle of radius 2R about T meets the circle on the diameter TA,
+at angle ``acos(2R / |TA|)`` either side of T->A. The struck ball must come
+into G with some cut (a full hit sends it nowhere), heading partly towards
+A, along a clear path; its path G->A must be clear too (the object ball
+leaves along G->T, away from it).
+
+The real ball is not always sliding at contact (it follows through as it
+rolls) and curves afterwards, so the aim is corrected by simulation
+(``refine_svoyak``: the secant of agents/banks.py on the struck ball's
+closest miss of A after the contact).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+from piramida.agents.aim import PotLine, aim_point, cue_speed_for, path_clear, pocket_window
+from piramida.agents.banks import closest_miss, secant_aim
+from piramida.env.position import Position
+
+#: Cuts outside this range (degrees) are not offered: a fuller hit leaves
+#: the struck ball too slow to travel, a thinner one barely moves the
+#: object ball and magnifies the aim error.
+MIN_CUT_DEG = 15.0
+MAX_CUT_DEG = 75.0
+#: A свояк is rated this many times harder than a direct pot with the same
+#: distances: the departure direction follows the contact point, which the
+#: aim error moves, and the struck ball's spin bends its path.
+SVOYAK_FACTOR = 1.5
+#: Secant iterations of ``refine_svoyak`` (one simulation each).
+SVOYAK_ITERS = 8
+
+
+def _unit(x: float, y: float) -> tuple[float, float, float]:
+    n = math.hypot(x, y)
+    return (x / n, y / n, n) if n > 1e-12 else (0.0, 0.0, 0.0)
+
+
+def svoyak_lines(position: Position, struck: str, targets: Any = None) -> list[PotLine]:
+    """Every geometrically open свояк for ``struck``, easiest first.
+    ``PotLine.target`` is the object ball it strikes, ``pocket`` where the
+    struck ball goes, ``aim`` that pocket's aim point, ``object_distance``
+    the struck ball's path from the contact to the pocket and ``cut`` the
+    cut angle of the contact; ``svoyak`` is True."""
+    t = position.table
+    R = t.ball_radius
+    balls = position.ball_map
+    if struck not in balls:
+        return []
+    s = balls[struck]
+    out: list[PotLine] = []
+    for target in targets if targets is not None else balls:
+        if target == struck or target not in balls:
+            continue
+        tp = balls[target]
+        others = [xy for b, xy in balls.items() if b not in (struck, target)]
+        for pocket in t.pockets.values():
+            ap = aim_point(pocket, t)
+            ux, uy, d_ta = _unit(ap[0] - tp[0], ap[1] - tp[1])
+            if d_ta <= 2 * R + 0.02:
+                continue
+            theta = math.acos(2 * R / d_ta)
+            for sign in (1.0, -1.0):
+                c, sn = math.cos(sign * theta), math.sin(sign * theta)
+                gx = tp[0] + 2 * R * (ux * c - uy * sn)
+                gy = tp[1] + 2 * R * (ux * sn + uy * c)
+                g = (gx, gy)
+                if not t.on_surface(gx, gy):
+                    continue
+                ix, iy, cd = _unit(gx - s[0], gy - s[1])  # incoming
+                if cd < 1e-9:
+                    continue
+                nx, ny, _ = _unit(tp[0] - gx, tp[1] - gy)  # line of centres
+                ox, oy, od = _unit(ap[0] - gx, ap[1] - gy)  # departure
+                cos_cut = ix * nx + iy * ny
+                if cos_cut <= 0 or ix * ox + iy * oy <= 0:
+                    continue
+                cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
+                if not MIN_CUT_DEG <= cut <= MAX_CUT_DEG:
+                    continue
+                approach = math.degrees(
+                    math.acos(max(-1.0, min(1.0, ox * pocket.axis[0] + oy * pocket.axis[1])))
+                )
+                window = pocket_window(pocket, approach, t)
+                if window <= 0:
+                    continue
+                if not (path_clear(s, g, others, R) and path_clear(g, ap, others, R)):
+                    continue
+                sin_cut = math.sin(math.radians(cut))
+                difficulty = SVOYAK_FACTOR * (1.0 + cd / max(od, 0.1)) / (max(window / od, 1e-6) * sin_cut)
+                phi = math.degrees(math.atan2(iy, ix)) % 360.0
+                out.append(
+                    PotLine(
+                        struck, target, pocket.name, phi, cut, g, ap, cd, od, approach,
+                        difficulty, svoyak=True,
+                    )
+                )
+    out.sort(key=lambda p: p.difficulty)
+    return out
+
+
+def svoyak_speed(line: PotLine, table: Any) -> float:
+    """Cue speed for the struck ball to reach the pocket after the contact:
+    ``cue_speed_for`` with the share of speed a cut leaves the struck ball
+    (sin cut) in place of the share it passes on (cos cut)."""
+    return cue_speed_for(replace(line, cut=90.0 - line.cut), table)
+
+
+def svoyak_miss(result: Any, line: PotLine) -> float | None:
+    """Signed distance (m) by which the struck ball, after striking the
+    line's object ball, passes the pocket's aim point; None if it struck
+    something else first or nothing."""
+    t_hit: float | None = None
+    t_next = math.inf
+    for e in result.events:
+        if line.struck not in e.balls or e.type in ("motion", "centre_line", "cue"):
+            continue
+        if t_hit is None:
+            if e.type != "ball_ball" or line.target not in e.balls:
+                return None
+            t_hit = e.t
+        else:
+            t_next = e.t
+            break
+    if t_hit is None:
+        return None
+    return closest_miss(result, line.struck, t_hit, t_next, line.aim)
+
+
+def pots_struck(tr: Any, line: PotLine) -> bool:
+    """The struck ball went into the line's pocket on a legal shot."""
+    return bool(tr.ruling.legal) and (line.struck, line.pocket) in tr.result.pocketed
+
+
+def refine_svoyak(ctx: Any, line: PotLine, place: Any, v: float, **kw: Any) -> Any:
+    """Secant on the cue direction until the noise-free свояк goes in; the
+    trial (greedy's ``Trial``) or None. ``ctx`` is greedy's decision
+    context; ``kw`` (spin: ``b``) goes to the stroke."""
+    return secant_aim(
+        ctx,
+        line,
+        place,
+        v,
+        lambda tr: svoyak_miss(tr.result, line),
+        lambda tr: pots_struck(tr, line),
+        SVOYAK_ITERS,
+        **kw,
+    )
+
+
+__all__ = ["pots_struck", "refine_svoyak", "svoyak_lines", "svoyak_miss", "svoyak_speed"]
