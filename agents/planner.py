@@ -1,13 +1,9 @@
 """The planner: Monte Carlo shot selection under execution noise (DESIGN.md §6).
 
-1. Candidates from the geometry: the open pot lines of every ball it may
-   strike (``aim.pot_lines`` through greedy's ``candidate_lines``, which
-   also places a ball in hand behind the ghost ball and keeps item 21.2's
-   first-contact rule), the aim corrected for throw by greedy's secant
-   ``refine`` (noise-free simulation); for the easiest lines, variants with
-   follow, draw and more pace, each re-refined from the corrected aim; and a
-   few safeties (full and half-ball contacts on the nearest clear balls),
-   so that a hard pot is weighed against playing safe.
+1. Candidates (``planner_candidates``): greedy's centred, throw-corrected
+   pots for the easiest lines with position variants (follow, draw, pace),
+   banks when no direct pot is likely, свояк lines on request, safeties,
+   and for the break a family of strokes at the rack.
 2. Each candidate is played ``k`` times under the configured skill's noise
    (``configs/noise``), with common random numbers (sample ``j`` draws the
    same stroke errors for every candidate, which sharpens the comparison),
@@ -15,12 +11,15 @@
    the penalty (a foul is a loss of value, not just a miss: the opponent's
    penalty ball or the points deducted, and the choice he then gets), who
    shoots next, and the frame won.
-3. A sample's value is the immediate gain plus the value of the position it
-   leaves, one level deeper: the easiest open pot for whoever shoots next
-   (``planner_leave``), as a turn value ``T(p) = unit * (1.5 p - 0.5)`` - the
-   ball he pots with chance p, less what the other player makes of a miss
-   (taken as even) - positive when it is us, negative when it is the
-   opponent.
+3. A sample's value, one level deeper than the shot:
+   - in the games won by a number of balls, the shooter's chance of winning
+     the frame from the score the ruling leaves and the chance that
+     whoever shoots next pots (``planner_value``: a race model solved for
+     every score, and a next-pot curve fitted to measured potting);
+   - in the points games (classic71, five_ball), the net points plus a turn
+     value ``T(p) = unit * (1.5 p - 0.5)`` for the table left: the ball the
+     next shooter pots with chance p, less what the other player makes of
+     a miss (taken as even), positive when it is us.
 4. Successive halving: every candidate gets a few samples, the better half
    gets twice as many, and so on until the budget is spent (wall time
    ``budget_s`` or a simulation count ``n_sims``; the count is exact and
@@ -28,72 +27,48 @@
 
 Deterministic for a seed: candidates come from deterministic geometry and
 noise-free refinement, and the noise streams from ``(seed, position)``.
-The break and the choices outside a shot follow greedy (documented there);
-the "shoot or make the offender shoot" choice uses the planner's own turn
-value.
+The choices outside a shot follow greedy (documented there), except "shoot
+or make the offender shoot", which uses the planner's own value.
 """
 
 from __future__ import annotations
 
 import math
-import time
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from piramida.agents import greedy as G
-from piramida.agents.aim import PotLine, cue_speed_for
-from piramida.agents.banks import bank_lines, refine_bank
+from piramida.agents.aim import PotLine
 from piramida.agents.base import Action, GameView
+from piramida.agents.planner_candidates import (
+    BANK_LINES,
+    KEEP_POTS,
+    MAX_LINES,
+    SAFETY_BALLS,
+    SAFETY_STROKES,
+    SAFETY_WHEN,
+    SPIN_LINES,
+    SPINS,
+    Budget,
+    Candidate,
+    CandidateSearch,
+    PlanContext,
+)
 from piramida.agents.planner_leave import easiest_difficulty, pot_probability
 from piramida.agents.planner_value import RaceModel, next_pot_chance, typical_chance
-from piramida.agents.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import ShotResult, load_noise, simulate
 from piramida.env.position import Position
 from piramida.env.shot import Shot
 
-#: Lines refined into candidates, and of those the easiest given spin variants.
-MAX_LINES = 16
-SPIN_LINES = 9
-#: (b, speed factor, name): the variants of a centred pot re-refined for
-#: position. Measured (docs/agents.md): widening the search from 8 lines,
-#: 5 kept, 3 of them with 3 variants to 16, 12 and 9 with these 6 raised the
-#: free-pyramid win rate against greedy from 0.63 to 0.72 (160 games).
-SPINS: tuple[tuple[float, float, str], ...] = (
-    (0.35, 1.0, "follow"),
-    (-0.35, 1.25, "draw"),
-    (0.0, 1.5, "firm stun"),
-    (0.0, 0.7, "soft"),
-    (0.3, 0.75, "soft follow"),
-    (-0.6, 1.4, "deep draw"),
-)
-#: Centred pots kept as candidates (best by greedy's estimate).
-KEEP_POTS = 12
-#: Safeties: strokes (contact offset in ball diameters, speed m/s) at each
-#: of the nearest ``SAFETY_BALLS`` clear balls, twice as many balls when no
-#: direct pot is ``SAFETY_WHEN`` likely (greedy's estimate) or none is open.
-SAFETY_BALLS = 3
-SAFETY_STROKES: tuple[tuple[float, float], ...] = ((0.0, 2.5), (0.5, 3.5))
-SAFETY_WHEN = 0.0
-#: Break strokes (with ``breaks``): contact offsets on the apex ball in
-#: ball diameters (0 full, 0.5 half-ball) and cue ball speeds (m/s).
-BREAK_OFFSETS = (0.0, 0.5, -0.5, 0.9, -0.9)
-BREAK_SPEEDS = (8.0, 4.5)
-#: Banks are looked for when no direct pot is this likely (greedy's
-#: estimate); this many of the easiest are refined, at these speed factors.
-BANK_WHEN = 0.5
-BANK_LINES = 3
-BANK_SPEEDS = (1.3, 1.8)
 #: Samples per candidate in the first round of successive halving, and the
 #: most any candidate gets.
 FIRST_SAMPLES = 8
 MAX_SAMPLES = 256
-#: Share of the budget candidate generation may use before evaluation.
-GEN_SHARE = 0.5
 #: Turn value for a cue ball in hand (a pot is nearly always on).
 P_IN_HAND = 0.75
 #: A frame won or lost, in units of a ball.
@@ -110,29 +85,6 @@ POCKET_NAMES = {
     "rl": "rear-left corner",
     "rr": "rear-right corner",
 }
-
-
-@dataclass
-class Candidate:
-    """One shot under evaluation and its running statistics."""
-
-    shot: Shot
-    kind: str  # "pot" or "safety"
-    line: PotLine | None = None
-    spin: str = "stun"
-    values: list[float] = field(default_factory=list)
-    pots: int = 0
-    fouls: int = 0
-    points: float = 0.0
-    rounds: int = 0  # rounds of successive halving it took part in
-
-    @property
-    def n(self) -> int:
-        return len(self.values)
-
-    @property
-    def mean(self) -> float:
-        return float(np.mean(self.values)) if self.values else -math.inf
 
 
 @dataclass(frozen=True)
@@ -163,37 +115,6 @@ class Plan:
             "expected_points": round(self.expected_points, 4),
             "description": self.description,
         }
-
-
-class Budget:
-    """Wall time or a simulation count, whichever is given (count wins)."""
-
-    def __init__(self, budget_s: float | None, n_sims: int | None) -> None:
-        self.t0 = time.perf_counter()
-        self.budget_s = budget_s
-        self.n_sims = n_sims
-        self.used = 0
-
-    def spent(self, share: float = 1.0) -> bool:
-        if self.n_sims is not None:
-            return self.used >= self.n_sims * share
-        if self.budget_s is None:
-            return False
-        return time.perf_counter() - self.t0 >= self.budget_s * share
-
-
-class _Ctx(G.Context):
-    """Greedy's decision context, counting the simulations it runs."""
-
-    def __init__(self, view: GameView, budget: Budget) -> None:
-        super().__init__(view)
-        self.budget = budget
-        #: The likeliest direct pot found so far (greedy's estimate).
-        self.best_p = 0.0
-
-    def trial(self, shot: Shot) -> G.Trial | None:
-        self.budget.used += 1
-        return super().trial(shot)
 
 
 def _simulate_many(
@@ -227,7 +148,7 @@ def _simulate_many(
     return out
 
 
-class PlannerAgent:
+class PlannerAgent(CandidateSearch):
     """Monte Carlo planner; see the module docstring."""
 
     name = "planner"
@@ -294,7 +215,7 @@ class PlannerAgent:
     # ------------------------------------------------------------ entry
     def act(self, view: GameView) -> Action:
         budget = Budget(self.budget_s, self.n_sims)
-        ctx = _Ctx(view, budget)
+        ctx = PlanContext(view, budget)
         if view.kind == "choice":
             return self.choose(ctx)
         if view.kind == "lag":
@@ -321,10 +242,10 @@ class PlannerAgent:
             raise PiramidaError(
                 f"planner: a {view.kind} is pending, not a shot (position: {view.position.to_text()})"
             )
-        ctx = _Ctx(view, Budget(self.budget_s, self.n_sims))
+        ctx = PlanContext(view, Budget(self.budget_s, self.n_sims))
         return self.plan_ctx(ctx, top)
 
-    def plan_ctx(self, ctx: _Ctx, top: int) -> list[Plan]:
+    def plan_ctx(self, ctx: PlanContext, top: int) -> list[Plan]:
         cands = self.candidates(ctx)
         if not cands:
             return []
@@ -334,203 +255,14 @@ class PlannerAgent:
         ranked = sorted(cands, key=lambda c: (-c.rounds, -c.mean))
         return [self._plan_of(ctx, c) for c in ranked[:top]]
 
-    # ------------------------------------------------------------ candidates
-    def candidates(self, ctx: _Ctx) -> list[Candidate]:
-        out: list[Candidate] = []
-        seen: set[str] = set()
-
-        def add(c: Candidate) -> None:
-            if not ctx.legal(c.shot):
-                return
-            key = c.shot.to_text()
-            if key not in seen:
-                seen.add(key)
-                out.append(c)
-
-        if ctx.pos.is_break and ctx.view.variant != "five_ball":
-            # The break (RULES.md §4.2): greedy's stroke at the rack and, with
-            # ``breaks``, a family of strokes at the apex ball, all evaluated.
-            add(Candidate(G.break_shot(ctx), "break"))
-            if self.breaks:
-                for shot in self.break_candidates(ctx):
-                    add(Candidate(shot, "break"))
-            return out
-        refined = self._pot_candidates(ctx, add)
-        for c in self.svoyaks(ctx):
-            add(c)
-        if ctx.best_p < BANK_WHEN:
-            for c in self.banks(ctx):
-                add(c)
-        for line, place, tr in refined[: self.spin_lines]:
-            for b, k, name in self.spins:
-                if ctx.budget.spent(GEN_SHARE):
-                    break
-                start = replace(line, phi=tr.shot.phi)
-                alt = G.refine(ctx, start, place, tr.shot.v * k, b=b)
-                if alt is not None:
-                    add(Candidate(alt.shot, "pot", line, name))
-        few = self.safety_balls if ctx.best_p >= self.safety_when else 2 * self.safety_balls
-        for shot in self.safeties(ctx, few=few if out else 2 * self.safety_balls):
-            add(Candidate(shot, "safety"))
-        if not out:
-            try:
-                add(Candidate(G.fallback(ctx), "safety"))
-            except PiramidaError:
-                pass
-        return out
-
-    def _pot_candidates(
-        self, ctx: _Ctx, add: Any
-    ) -> list[tuple[PotLine, tuple[float, float] | None, G.Trial]]:
-        """Potting strokes, best first, added as candidates; returns the
-        lines with their trials for the spin variants."""
-        if self.centred:
-            got = self._centred_pots(ctx)
-            if got is not None:
-                for line, _place, tr in got:
-                    add(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
-                return got
-        lines = G.candidate_lines(ctx)[: self.max_lines]
-        refined: list[tuple[PotLine, tuple[float, float] | None, G.Trial]] = []
-        for line, place in lines:
-            if ctx.budget.spent(GEN_SHARE) and refined:
-                break
-            v0 = cue_speed_for(line, ctx.table)
-            tr = None
-            # Softer or with draw when the plain stroke scratches (a ball in
-            # the jaws: the cue ball follows it in).
-            for k, b in ((1.0, 0.0), (0.75, 0.0), (1.4, 0.0), (1.0, -0.35)):
-                tr = G.refine(ctx, line, place, v0 * k, b=b)
-                if tr is not None:
-                    break
-            if tr is None:
-                continue
-            refined.append((line, place, tr))
-            add(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
-        return refined
-
-    def _centred_pots(
-        self, ctx: _Ctx
-    ) -> list[tuple[PotLine, tuple[float, float] | None, G.Trial]] | None:
-        """Greedy's ``pot_line`` strokes (throw-corrected, aimed at the middle
-        of the range of directions that pot, scored by greedy's estimate),
-        the ``keep_pots`` best of them; None if greedy's API is not the one
-        this was written against."""
-        found: list[tuple[float, PotLine, tuple[float, float] | None, G.Trial]] = []
-        sure = 0
-        try:
-            for line, place in G.candidate_lines(ctx)[: 2 * self.max_lines]:
-                if ctx.budget.spent(GEN_SHARE) and found:
-                    break
-                if len(found) >= self.max_lines or sure >= max(3, self.keep_pots - 2):
-                    break
-                got = G.pot_line(ctx, line, place, sigma_phi=max(self.phi_sigma, 0.02))
-                if got is None:
-                    continue
-                score, tr, p = got[0], got[1], got[2]
-                found.append((float(score), line, place, tr))
-                ctx.best_p = max(ctx.best_p, float(p))
-                sure += float(p) >= 0.9
-        except (TypeError, ValueError, AttributeError):
-            return None
-        found.sort(key=lambda f: -f[0])
-        return [(ln, pl, tr) for _, ln, pl, tr in found[: self.keep_pots]]
-
-    def break_candidates(self, ctx: _Ctx) -> list[Shot]:
-        """Strokes at the apex ball from three spots on the house line:
-        full, half-ball and thin contacts on either side, firm and soft."""
-        t = ctx.table
-        ball = ctx.cue_balls()[0]
-        if not ctx.pos.balls:
-            return []
-        apex = min(((x, y) for _, x, y in ctx.pos.balls), key=lambda p: p[1])
-        shots: list[Shot] = []
-        for px in (t.width / 2, t.width / 2 - 0.25, t.width / 2 + 0.25):
-            place = (px, t.house_line - 0.08)
-            if not G.zone_ok(ctx, place[0], place[1], "house"):
-                continue
-            d = math.hypot(apex[0] - place[0], apex[1] - place[1])
-            base = math.degrees(math.atan2(apex[1] - place[1], apex[0] - place[0]))
-            for off in BREAK_OFFSETS:
-                phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
-                for v in BREAK_SPEEDS:
-                    shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place))
-        return shots
-
-    def svoyaks(self, ctx: _Ctx) -> list[Candidate]:
-        """The struck ball in off an object ball (agents/svoyak.py), where it
-        scores: free pyramid (any ball pocketed on a legal shot, RULES.md
-        §5.1) and the свояк of combined, Moscow, Nevskaya and dynamic
-        (§5.2-§5.5); the easiest ``max_svoyaks`` lines that go in without
-        noise. Not with the cue ball in hand."""
-        ref = ctx.referee
-        if self.max_svoyaks <= 0 or ctx.pos.in_hand is not None or ctx.called:
-            return []
-        if not (getattr(ref, "any_ball_scores", False) or getattr(ref, "svoyak", False)):
-            return []
-        lines: list[PotLine] = []
-        for s in ctx.cue_balls():
-            if s in ctx.pos:
-                lines.extend(svoyak_lines(ctx.pos, s, G.targets_for(ctx, s)))
-        lines.sort(key=lambda ln: ln.difficulty)
-        out: list[Candidate] = []
-        for line in lines[: self.max_svoyaks]:
-            v0 = svoyak_speed(line, ctx.table)
-            # Stun at the pace that gets there, firmer, then with draw (a
-            # ball still rolling at contact follows through off the line).
-            for k, b in ((1.0, 0.0), (1.4, 0.0), (1.2, -0.3)):
-                if ctx.budget.spent(GEN_SHARE):
-                    return out
-                tr = refine_svoyak(ctx, line, None, v0 * k, b=b)
-                if tr is not None:
-                    out.append(Candidate(tr.shot, "pot", line, _spin_name(tr.shot.b)))
-                    break
-        return out
-
-    def banks(self, ctx: _Ctx) -> list[Candidate]:
-        """One-cushion banks (agents/banks.py) that pot without noise, the
-        easiest ``BANK_LINES``; not with the cue ball in hand."""
-        if ctx.pos.in_hand is not None:
-            return []
-        lines: list[PotLine] = []
-        for s in ctx.cue_balls():
-            if s in ctx.pos:
-                lines.extend(bank_lines(ctx.pos, s, G.targets_for(ctx, s)))
-        lines.sort(key=lambda ln: ln.difficulty)
-        out: list[Candidate] = []
-        for line in lines[: self.max_banks]:
-            for k in BANK_SPEEDS:
-                if ctx.budget.spent(GEN_SHARE):
-                    return out
-                v = cue_speed_for(line, ctx.table) * k
-                tr = refine_bank(ctx, line, None, v, lambda t, ln: G.pots(t, ln, ctx.called))
-                if tr is not None:
-                    out.append(Candidate(tr.shot, "pot", line, "bank"))
-                    break
-        return out
-
-    def safeties(self, ctx: _Ctx, few: int) -> list[Shot]:
-        """Full and half-ball contacts on the nearest clear balls."""
-        shots: list[Shot] = []
-        for ball, place, target in G.safety_pairs(ctx)[:few]:
-            sx, sy = place if place is not None else ctx.pos.xy(ball)
-            tx, ty = ctx.pos.xy(target)
-            d = max(math.hypot(tx - sx, ty - sy), 2 * ctx.R)
-            base = math.degrees(math.atan2(ty - sy, tx - sx))
-            call = G.nearest_pocket_call(ctx, target) if ctx.called else None
-            for off, v in self.safety_strokes:
-                phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
-                shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place, call=call))
-        return shots
-
     # ------------------------------------------------------------ evaluation
-    def _seeds(self, ctx: _Ctx, start: int, k: int) -> list[int]:
+    def _seeds(self, ctx: PlanContext, start: int, k: int) -> list[int]:
         key = zlib.crc32(ctx.pos.to_text().encode())
         ss = np.random.SeedSequence([self.seed, key, 0x9A11])
         all_ = ss.generate_state(start + k, dtype=np.uint64)
         return [int(s) for s in all_[start:]]
 
-    def evaluate(self, ctx: _Ctx, cands: list[Candidate]) -> None:
+    def evaluate(self, ctx: PlanContext, cands: list[Candidate]) -> None:
         """Successive halving over the candidates until the budget is spent."""
         alive = list(cands)
         k = FIRST_SAMPLES if self.noise is not None else 1
@@ -561,7 +293,7 @@ class PlannerAgent:
                 break
             k = min(2 * k, self.n_samples)
 
-    def _score(self, ctx: _Ctx, c: Candidate, res: ShotResult | None) -> None:
+    def _score(self, ctx: PlanContext, c: Candidate, res: ShotResult | None) -> None:
         ruling = None
         if res is not None:
             try:
@@ -587,7 +319,7 @@ class PlannerAgent:
         c.values.append(immediate + won - lost + self.leave(ctx, ruling))
 
     # ------------------------------------------------------------ values
-    def unit(self, pos: Position, ctx: _Ctx) -> float:
+    def unit(self, pos: Position, ctx: PlanContext) -> float:
         """Points one pot is worth on average in this variant."""
         v = ctx.view.variant
         if v == "five_ball":
@@ -599,7 +331,7 @@ class PlannerAgent:
             return float(np.mean(vals)) if vals else 1.0
         return 1.0
 
-    def immediate(self, ctx: _Ctx, ruling: Any) -> tuple[float, bool]:
+    def immediate(self, ctx: PlanContext, ruling: Any) -> tuple[float, bool]:
         """Net points on the shot for the shooter (penalty balls and свояк
         included, the frame's end not), and whether he scored."""
         me, op = ctx.me, 1 - ctx.me
@@ -618,7 +350,7 @@ class PlannerAgent:
         potted = bool(ruling.legal and ruling.scored.get(me))
         return gain, potted
 
-    def race(self, ctx: _Ctx) -> RaceModel | None:
+    def race(self, ctx: PlanContext) -> RaceModel | None:
         """The race model of the frame, where the value is "race" (or "auto"
         and the variant is a race to ``target`` balls), else None."""
         if self.value == "turn":
@@ -639,7 +371,7 @@ class PlannerAgent:
             model = self._races[key] = RaceModel(target, typical_chance(self.phi_sigma))
         return model
 
-    def next_chance(self, ctx: _Ctx, pos: Position, in_hand: Any, measured: bool = False) -> float:
+    def next_chance(self, ctx: PlanContext, pos: Position, in_hand: Any, measured: bool = False) -> float:
         """The chance that whoever shoots next from ``pos`` pots, from the
         easiest open pot (``planner_leave``), or ``P_IN_HAND`` with ball in
         hand. ``measured``: the curve fitted to real potting
@@ -658,7 +390,7 @@ class PlannerAgent:
             return next_pot_chance(d, self.phi_sigma)
         return pot_probability(d, self.phi_sigma)
 
-    def race_value(self, ctx: _Ctx, race: RaceModel, ruling: Any) -> float:
+    def race_value(self, ctx: PlanContext, race: RaceModel, ruling: Any) -> float:
         """The shooter's chance of winning the frame after this ruling."""
         me = ctx.me
         if ruling.winner is not None:
@@ -687,7 +419,7 @@ class PlannerAgent:
             w = max(w, 1.0 - race.at_table(score[1 - who], score[who], p))
         return w if who == me else 1.0 - w
 
-    def turn_value(self, ctx: _Ctx, pos: Position, in_hand: Any) -> float:
+    def turn_value(self, ctx: PlanContext, pos: Position, in_hand: Any) -> float:
         """What shooting next from ``pos`` is worth to that shooter."""
         unit = self.unit(pos, ctx)
         p = self.next_chance(ctx, pos, in_hand)
@@ -697,7 +429,7 @@ class PlannerAgent:
         # after a miss: p (1 + R) - (1 - p) R.
         return unit * (p * (1.0 + 2.0 * self.run) - self.run)
 
-    def leave(self, ctx: _Ctx, ruling: Any) -> float:
+    def leave(self, ctx: PlanContext, ruling: Any) -> float:
         if ruling.winner is not None or getattr(ruling.state, "over", False):
             return 0.0
         nxt = ruling.next
@@ -712,7 +444,7 @@ class PlannerAgent:
         return t if who == ctx.me else -t
 
     # ------------------------------------------------------------ choices
-    def choose(self, ctx: _Ctx) -> str:
+    def choose(self, ctx: PlanContext) -> str:
         choices = ctx.view.choices
         for yes, no in (
             ("shoot", "make_offender_shoot"),
@@ -732,7 +464,7 @@ class PlannerAgent:
         return G.choose(ctx)
 
     # ------------------------------------------------------------ output
-    def _plan_of(self, ctx: _Ctx, c: Candidate) -> Plan:
+    def _plan_of(self, ctx: PlanContext, c: Candidate) -> Plan:
         n = max(c.n, 1)
         return Plan(
             shot=c.shot,
@@ -763,10 +495,6 @@ def _next_shooter(ruling: Any) -> tuple[int, Any, bool]:
     return int(pend.chooser), pend.in_hand, True
 
 
-def _spin_name(b: float) -> str:
-    return "follow" if b > 0.15 else ("draw" if b < -0.15 else "stun")
-
-
 def warm_up(view: GameView) -> None:
     """Load the compiled physics and the referee with one throwaway shot, so
     that a wall-time budget is spent on thinking."""
@@ -780,7 +508,7 @@ def warm_up(view: GameView) -> None:
         pass
 
 
-def describe(ctx: _Ctx, c: Candidate, planner: PlannerAgent) -> str:
+def describe(ctx: PlanContext, c: Candidate, planner: PlannerAgent) -> str:
     """One line: what goes where, with what spin, and what it leaves."""
     parts: list[str] = []
     if c.kind == "pot" and c.line is not None:
@@ -804,7 +532,7 @@ def describe(ctx: _Ctx, c: Candidate, planner: PlannerAgent) -> str:
     return ", ".join(p for p in parts if p)
 
 
-def _leave_text(ctx: _Ctx, shot: Shot) -> str:
+def _leave_text(ctx: PlanContext, shot: Shot) -> str:
     try:
         res = simulate(ctx.pos, shot)
         ruling = ctx.referee.judge(ctx.pos, shot, res.events, res.final, (), ctx.state)

@@ -7,6 +7,7 @@ Run from the repository root::
     .venv/bin/python -m bench.planner suggest-time         # 'piramida suggest --budget 1s' wall time
     .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--out FILE]
     .venv/bin/python -m bench.planner combine RUN.json ...   # pool 'piramida match --json' runs
+    .venv/bin/python -m bench.planner budget-use [--budget 1]   # what a wall-time budget buys
 
 ``decisions`` plays one decision in each reference position
 (``bench/positions/reference.jsonl``, 200 seeded positions across the
@@ -150,6 +151,41 @@ def match(
     return d
 
 
+def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str, Any]:
+    """What a wall-time budget buys: per variant, the decision time and the
+    simulated strokes (generation, total) and candidates in the first
+    ``per_variant`` reference positions that are not breaks."""
+    from piramida.agents.planner import PlannerAgent, warm_up
+    from piramida.agents.planner_candidates import Budget, PlanContext
+
+    refs = load_positions()
+    out: dict[str, Any] = {}
+    for var in variants:
+        picks = [r["position"] for r in refs if r["position"].variant == var and not r["position"].is_break]
+        picks = picks[:per_variant]
+        if not picks:
+            continue
+        warm_up(_view(picks[0]))
+        planner = PlannerAgent(budget_s=budget, noise="pro")
+        rows = []
+        for pos in picks:
+            ctx = PlanContext(_view(pos), Budget(budget, None))
+            t0 = time.perf_counter()
+            cands = planner.candidates(ctx)
+            gen = ctx.budget.used
+            planner.evaluate(ctx, cands)
+            rows.append((time.perf_counter() - t0, gen, ctx.budget.used, len(cands)))
+        out[var] = {
+            "positions": len(rows),
+            "mean_s": statistics.fmean(r[0] for r in rows),
+            "max_s": max(r[0] for r in rows),
+            "sims": [r[2] for r in rows],
+            "generation_sims": [r[1] for r in rows],
+            "candidates": [r[3] for r in rows],
+        }
+    return {"budget_s": budget, "variants": out}
+
+
 def combine(paths: list[Path]) -> dict[str, Any]:
     """Pool ``piramida match --json`` outputs of the same variant and agents
     (different seeds): total wins, games and the Wilson interval, and the
@@ -215,6 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--centred", action="store_true", help="planner pots from greedy's centred aim")
     m.add_argument("--run", type=float, default=None, help="planner's run value (balls)")
     m.add_argument("--value", default=None, help="planner's sample value: auto, race, turn")
+    bu = sub.add_parser("budget-use", help="time and simulations a wall-time budget buys")
+    bu.add_argument("--budget", type=float, default=1.0)
+    bu.add_argument("--positions", type=int, default=8)
+    bu.add_argument("--variants", default="free,combined,classic71")
     c = sub.add_parser("combine", help="pool piramida match --json outputs")
     c.add_argument("files", nargs="+", type=Path)
     m.add_argument("--kw", default=None, help="more planner keywords as JSON")
@@ -234,6 +274,15 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name:<16} pot rate {row['pot_rate']:.3f}  foul rate {row['foul_rate']:.3f}  "
                 f"time/decision mean {row['mean_s']:.3f} s, max {row['max_s']:.3f} s "
                 f"({row['decisions']} positions, noise pro)"
+            )
+    elif a.cmd == "budget-use":
+        out = budget_use(a.budget, a.positions, [v for v in a.variants.split(",") if v])
+        for var, row in out["variants"].items():
+            print(
+                f"{var:<10} {row['positions']} positions: {row['mean_s']:.2f} s mean, {row['max_s']:.2f} s max; "
+                f"strokes simulated {min(row['sims'])}-{max(row['sims'])} "
+                f"(generation {min(row['generation_sims'])}-{max(row['generation_sims'])}), "
+                f"candidates {min(row['candidates'])}-{max(row['candidates'])}"
             )
     elif a.cmd == "combine":
         out = combine(a.files)

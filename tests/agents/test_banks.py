@@ -9,7 +9,8 @@ from piramida.agents import greedy as G
 from piramida.agents.aim import aim_point, cue_speed_for, pot_lines
 from piramida.agents.banks import bank_lines, refine_bank
 from piramida.agents.base import GameView
-from piramida.agents.planner import BANK_SPEEDS, Budget, PlannerAgent, _Ctx
+from piramida.agents.planner import PlannerAgent
+from piramida.agents.planner_candidates import BANK_SPEEDS, Budget, PlanContext
 from piramida.env.game import Game
 from piramida.env.physics import simulate
 from piramida.env.position import Position
@@ -87,7 +88,7 @@ def test_planner_bank_candidates_pot_and_are_legal() -> None:
     game = Game.new("combined", position=pos)
     view = GameView.of(game)
     planner = PlannerAgent(budget_s=None, n_sims=400, noise="pro")
-    ctx = _Ctx(view, Budget(None, 400))
+    ctx = PlanContext(view, Budget(None, 400))
     banks = planner.banks(ctx)
     assert banks
     for c in banks:

@@ -125,11 +125,11 @@ def test_foul_is_worse_than_a_plain_miss() -> None:
     choice is worth less than a legal shot that leaves him the same table."""
     game = _game("free", 0.7, 0.5)
     view = GameView.of(game)
-    from piramida.agents.planner import Budget, Candidate, _Ctx
+    from piramida.agents.planner_candidates import Budget, Candidate, PlanContext
 
     for value in ("turn", "race"):
         planner = _planner(value=value)
-        ctx = _Ctx(view, Budget(None, 100))
+        ctx = PlanContext(view, Budget(None, 100))
         miss = Candidate(Shot(ball="3", phi=0.0, v=0.05), "safety")  # no contact: a foul
         pot = Candidate(planner.candidates(ctx)[0].shot, "pot")
         planner.evaluate(ctx, [miss, pot])
@@ -148,12 +148,12 @@ SHELVES = (("1", "2", "4", "6", "7", "8", "10"), ("11", "12", "13", "14", "15", 
 def _pot_value(mine: int, theirs: int) -> tuple[float, float]:
     """The planner's race value of the obvious pot at this score, and the
     value of the table handed over with nothing on."""
-    from piramida.agents.planner import Budget, Candidate, _Ctx
+    from piramida.agents.planner_candidates import Budget, Candidate, PlanContext
 
     shelves = (SHELVES[0][:mine], SHELVES[1][:theirs])
     game = _game("free", 0.7, 0.5, shelves=shelves, score=(mine, theirs))
     planner = _planner(value="race")
-    ctx = _Ctx(GameView.of(game), Budget(None, 100))
+    ctx = PlanContext(GameView.of(game), Budget(None, 100))
     pot = Candidate(planner.candidates(ctx)[0].shot, "pot")
     planner.evaluate(ctx, [pot])
     race = planner.race(ctx)
@@ -218,13 +218,13 @@ def test_leave_matches_aim_geometry() -> None:
 def test_break_candidates_are_evaluated_from_the_house() -> None:
     """With ``breaks`` the planner weighs a family of break strokes (RULES.md
     §4.2: from the house, at the rack) by their sampled outcomes."""
-    from piramida.agents.planner import BREAK_OFFSETS, BREAK_SPEEDS, Budget, _Ctx
+    from piramida.agents.planner_candidates import BREAK_OFFSETS, BREAK_SPEEDS, Budget, PlanContext
 
     game = Game.new("free", seed=4)
     view = GameView.of(game)
     assert view.position.is_break
     planner = _planner(noise="pro", n_sims=200, breaks=True)
-    ctx = _Ctx(view, Budget(None, 200))
+    ctx = PlanContext(view, Budget(None, 200))
     shots = planner.break_candidates(ctx)
     assert len(shots) == 3 * len(BREAK_OFFSETS) * len(BREAK_SPEEDS)
     for s in shots:
@@ -239,4 +239,4 @@ def test_break_candidates_are_evaluated_from_the_house() -> None:
     from piramida.agents import greedy as G
 
     plain = _planner(noise="pro", n_sims=200, breaks=False)
-    assert plain.act(view) == G.break_shot(_Ctx(view, Budget(None, 200)))
+    assert plain.act(view) == G.break_shot(PlanContext(view, Budget(None, 200)))

@@ -10,7 +10,8 @@ import pytest
 
 from piramida.agents import greedy as G
 from piramida.agents.base import GameView
-from piramida.agents.planner import Budget, PlannerAgent, _Ctx
+from piramida.agents.planner import PlannerAgent
+from piramida.agents.planner_candidates import Budget, PlanContext
 from piramida.agents.svoyak import pots_struck, refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.game import Game
 from piramida.env.physics import simulate
@@ -77,9 +78,9 @@ def test_planner_offers_svoyaks_only_where_they_score() -> None:
         )
         game = Game.new(variant, position=pos)
         planner = PlannerAgent(budget_s=None, n_sims=400, noise="pro", svoyaks=4)
-        got = planner.svoyaks(_Ctx(GameView.of(game), Budget(None, 400)))
+        got = planner.svoyaks(PlanContext(GameView.of(game), Budget(None, 400)))
         assert bool(got) == want, variant
         for c in got:
             assert c.line is not None and c.line.svoyak
     off = PlannerAgent(budget_s=None, n_sims=400, noise="pro", svoyaks=0)
-    assert off.svoyaks(_Ctx(GameView.of(Game.new("free", position=_pos("free"))), Budget(None, 400))) == []
+    assert off.svoyaks(PlanContext(GameView.of(Game.new("free", position=_pos("free"))), Budget(None, 400))) == []
