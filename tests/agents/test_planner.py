@@ -240,3 +240,30 @@ def test_break_candidates_are_evaluated_from_the_house() -> None:
 
     plain = _planner(noise="pro", n_sims=200, breaks=False)
     assert plain.act(view) == G.break_shot(PlanContext(view, Budget(None, 200)))
+
+
+def test_five_ball_planner_pots_with_the_carom_on() -> None:
+    """Five balls (RULES.md §5.7): a pot scores only with a carom. Red r1
+    0.5 m out from the rear-right corner, the white at a 30° cut, the other
+    red on the white's stun line: the planner calls r1 into that pocket and
+    scores the red-onto-red carom (6 points)."""
+    pk = T.pockets["rr"]
+    ux, uy = -pk.axis[0], -pk.axis[1]
+    tgt = _on_axis("rr", 0.5)
+    g = (tgt[0] + ux * 2 * R, tgt[1] + uy * 2 * R)
+    cut = math.radians(30)
+    ox, oy = -ux, -uy
+    ix, iy = ox * math.cos(cut) - oy * math.sin(cut), ox * math.sin(cut) + oy * math.cos(cut)
+    tx, ty = (-oy, ox) if ix * -oy + iy * ox > 0 else (oy, -ox)
+    balls = {
+        "w1": (g[0] - ix * 0.5, g[1] - iy * 0.5),
+        "r1": tgt,
+        "r2": (g[0] + tx * 0.35, g[1] + ty * 0.35),
+        "w2": (0.3, 0.5),
+        "y": (0.9, 1.2),
+    }
+    game = Game.new("five_ball", position=Position.from_balls("five_ball", balls))
+    shot = _planner(n_sims=300).act(GameView.of(game))
+    assert isinstance(shot, Shot) and shot.call == ("r1", "rr")
+    ruling = _judge(game, shot)
+    assert ruling.legal and ruling.score[0] == 6, ruling.summary()
