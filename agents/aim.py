@@ -52,6 +52,12 @@ class PotLine:
         return f"{self.target} into {self.pocket} off {self.struck} (cut {self.cut:.0f}°)"
 
 
+def unit_vector(x: float, y: float) -> tuple[float, float, float]:
+    """(x, y) scaled to length one, and its length; zeros for a null vector."""
+    n = math.hypot(x, y)
+    return (x / n, y / n, n) if n > 1e-12 else (0.0, 0.0, 0.0)
+
+
 def aim_point(pocket: Pocket, table: Table) -> Point:
     """A point on the pocket axis just behind the mouth: the centre of the
     opening the object ball must pass through."""

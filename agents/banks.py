@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from piramida.agents.aim import PotLine, aim_point, path_clear, pocket_window
+from piramida.agents.aim import PotLine, aim_point, path_clear, pocket_window, unit_vector
 from piramida.env.position import Position
 
 #: A bank is rated this many times harder than a direct pot of the same
@@ -38,11 +38,6 @@ JAW_CLEARANCE = 0.08
 MIN_POCKET_DEPTH = 0.15
 #: Secant iterations of ``refine_bank`` (one simulation each).
 BANK_ITERS = 8
-
-
-def _unit(x: float, y: float) -> tuple[float, float, float]:
-    n = math.hypot(x, y)
-    return (x / n, y / n, n) if n > 1e-12 else (0.0, 0.0, 0.0)
 
 
 def bank_lines(position: Position, struck: str, targets: Any = None) -> list[PotLine]:
@@ -65,7 +60,7 @@ def bank_lines(position: Position, struck: str, targets: Any = None) -> list[Pot
         for cushion in t.cushions.values():
             nx, ny = cushion.normal
             sx, sy = cushion.start
-            tx_, ty_, length = _unit(cushion.end[0] - sx, cushion.end[1] - sy)
+            tx_, ty_, length = unit_vector(cushion.end[0] - sx, cushion.end[1] - sy)
             # Signed distances from the reflection line (positive: in play).
             dt = (tp[0] - sx) * nx + (tp[1] - sy) * ny - R
             if dt <= 0.02:
@@ -81,18 +76,18 @@ def bank_lines(position: Position, struck: str, targets: Any = None) -> list[Pot
                 along = (bx - sx) * tx_ + (by - sy) * ty_
                 if not JAW_CLEARANCE < along < length - JAW_CLEARANCE:
                     continue
-                ax, ay, leg2 = _unit(ap[0] - bx, ap[1] - by)
+                ax, ay, leg2 = unit_vector(ap[0] - bx, ap[1] - by)
                 approach = math.degrees(
                     math.acos(max(-1.0, min(1.0, ax * pocket.axis[0] + ay * pocket.axis[1])))
                 )
                 window = pocket_window(pocket, approach, t)
                 if window <= 0:
                     continue
-                ux, uy, _ = _unit(image[0] - tp[0], image[1] - tp[1])
+                ux, uy, _ = unit_vector(image[0] - tp[0], image[1] - tp[1])
                 g = (tp[0] - 2 * R * ux, tp[1] - 2 * R * uy)
                 if not t.on_surface(*g):
                     continue
-                cx, cy, cd = _unit(g[0] - c[0], g[1] - c[1])
+                cx, cy, cd = unit_vector(g[0] - c[0], g[1] - c[1])
                 if cd < 1e-9:
                     continue
                 cos_cut = cx * ux + cy * uy
@@ -141,7 +136,7 @@ def closest_miss(
         st = result.states_at(t).get(ball)
         if st is None:
             break
-        dx, dy, n = _unit(float(st[2]), float(st[3]))
+        dx, dy, n = unit_vector(float(st[2]), float(st[3]))
         if n == 0.0:
             break
         rx, ry = aim[0] - float(st[0]), aim[1] - float(st[1])

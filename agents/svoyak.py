@@ -29,7 +29,14 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from piramida.agents.aim import PotLine, aim_point, cue_speed_for, path_clear, pocket_window
+from piramida.agents.aim import (
+    PotLine,
+    aim_point,
+    cue_speed_for,
+    path_clear,
+    pocket_window,
+    unit_vector,
+)
 from piramida.agents.banks import closest_miss, secant_aim
 from piramida.env.position import Position
 
@@ -44,11 +51,6 @@ MAX_CUT_DEG = 75.0
 SVOYAK_FACTOR = 1.5
 #: Secant iterations of ``refine_svoyak`` (one simulation each).
 SVOYAK_ITERS = 8
-
-
-def _unit(x: float, y: float) -> tuple[float, float, float]:
-    n = math.hypot(x, y)
-    return (x / n, y / n, n) if n > 1e-12 else (0.0, 0.0, 0.0)
 
 
 def svoyak_lines(position: Position, struck: str, targets: Any = None) -> list[PotLine]:
@@ -71,7 +73,7 @@ def svoyak_lines(position: Position, struck: str, targets: Any = None) -> list[P
         others = [xy for b, xy in balls.items() if b not in (struck, target)]
         for pocket in t.pockets.values():
             ap = aim_point(pocket, t)
-            ux, uy, d_ta = _unit(ap[0] - tp[0], ap[1] - tp[1])
+            ux, uy, d_ta = unit_vector(ap[0] - tp[0], ap[1] - tp[1])
             if d_ta <= 2 * R + 0.02:
                 continue
             theta = math.acos(2 * R / d_ta)
@@ -82,11 +84,11 @@ def svoyak_lines(position: Position, struck: str, targets: Any = None) -> list[P
                 g = (gx, gy)
                 if not t.on_surface(gx, gy):
                     continue
-                ix, iy, cd = _unit(gx - s[0], gy - s[1])  # incoming
+                ix, iy, cd = unit_vector(gx - s[0], gy - s[1])  # incoming
                 if cd < 1e-9:
                     continue
-                nx, ny, _ = _unit(tp[0] - gx, tp[1] - gy)  # line of centres
-                ox, oy, od = _unit(ap[0] - gx, ap[1] - gy)  # departure
+                nx, ny, _ = unit_vector(tp[0] - gx, tp[1] - gy)  # line of centres
+                ox, oy, od = unit_vector(ap[0] - gx, ap[1] - gy)  # departure
                 cos_cut = ix * nx + iy * ny
                 if cos_cut <= 0 or ix * ox + iy * oy <= 0:
                     continue
