@@ -172,6 +172,7 @@ class PlannerAgent(CandidateSearch):
         safety_strokes: tuple[tuple[float, float], ...] = SAFETY_STROKES,
         safety_when: float = SAFETY_WHEN,
         svoyaks: int = 0,
+        screen: int = 0,
     ) -> None:
         if value not in VALUES:
             raise PiramidaError(f"planner: value must be one of {', '.join(VALUES)}, got {value!r}")
@@ -192,6 +193,9 @@ class PlannerAgent(CandidateSearch):
         self.safety_when = float(safety_when)
         #: свояк lines refined into candidates (0: none).
         self.max_svoyaks = int(svoyaks)
+        #: Position variants per line chosen by noise-free screening of
+        #: ``SCREEN_GRID`` (0: the fixed ``spins`` instead).
+        self.screen = int(screen)
         self.safety_strokes = tuple((float(o), float(v)) for o, v in safety_strokes)
         self.spins = tuple((float(b), float(k), str(n)) for b, k, n in spins)
         self.max_banks = BANK_LINES
@@ -309,14 +313,20 @@ class PlannerAgent(CandidateSearch):
         c.points += immediate
         c.pots += int(potted)
         c.fouls += int(not ruling.legal)
+        c.values.append(self.ruling_value(ctx, ruling, immediate))
+
+    def ruling_value(self, ctx: PlanContext, ruling: Any, immediate: float | None = None) -> float:
+        """A sample's value: the frame-winning chance after the ruling (race
+        value), or the net points plus the turn value of the table left."""
         race = self.race(ctx)
         if race is not None:
-            c.values.append(self.race_value(ctx, race, ruling))
-            return
+            return self.race_value(ctx, race, ruling)
+        if immediate is None:
+            immediate = self.immediate(ctx, ruling)[0]
         unit = self.unit(ctx.pos, ctx)
         won = WIN_UNITS * unit if ruling.winner == ctx.me else 0.0
         lost = WIN_UNITS * unit if ruling.winner == 1 - ctx.me else 0.0
-        c.values.append(immediate + won - lost + self.leave(ctx, ruling))
+        return immediate + won - lost + self.leave(ctx, ruling)
 
     # ------------------------------------------------------------ values
     def unit(self, pos: Position, ctx: PlanContext) -> float:

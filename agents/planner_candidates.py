@@ -48,6 +48,12 @@ SPINS: tuple[tuple[float, float, str], ...] = (
     (0.3, 0.75, "soft follow"),
     (-0.6, 1.4, "deep draw"),
 )
+#: (b, speed factor) grid that ``screen`` tries on each of the best lines,
+#: one noise-free stroke each, keeping the variants whose table left the
+#: planner values most.
+SCREEN_GRID: tuple[tuple[float, float], ...] = tuple(
+    (b, k) for b in (-0.6, -0.3, 0.0, 0.3, 0.5) for k in (0.7, 1.0, 1.4)
+)
 #: Centred pots kept as candidates (best by greedy's estimate).
 KEEP_POTS = 12
 #: Safeties: strokes (contact offset in ball diameters, speed m/s) at each
@@ -142,6 +148,7 @@ class CandidateSearch:
     safety_balls: int
     safety_when: float
     safety_strokes: tuple[tuple[float, float], ...]
+    screen: int
     phi_sigma: float
 
     def candidates(self, ctx: PlanContext) -> list[Candidate]:
@@ -171,6 +178,10 @@ class CandidateSearch:
             for c in self.banks(ctx):
                 add(c)
         for line, place, tr in refined[: self.spin_lines]:
+            if self.screen > 0:
+                for c in self._screened_variants(ctx, line, place, tr):
+                    add(c)
+                continue
             for b, k, name in self.spins:
                 if ctx.budget.spent(GEN_SHARE):
                     break
@@ -187,6 +198,30 @@ class CandidateSearch:
             except PiramidaError:
                 pass
         return out
+
+    def _screened_variants(
+        self, ctx: PlanContext, line: PotLine, place: Any, tr: G.Trial
+    ) -> list[Candidate]:
+        """Position play by screening (CueCard's way): every spin and pace of
+        ``SCREEN_GRID`` re-refined from the corrected aim, each scored once
+        without noise by the planner's own value of the ruling (the table it
+        leaves), and the ``screen`` best kept for the noisy samples."""
+        scored: list[tuple[float, Candidate]] = []
+        start = replace(line, phi=tr.shot.phi)
+        for b, k in SCREEN_GRID:
+            if ctx.budget.spent(GEN_SHARE):
+                break
+            alt = G.refine(ctx, start, place, tr.shot.v * k, b=b)
+            if alt is None or not alt.ruling.legal:
+                continue
+            name = spin_name(b) + ("" if k == 1.0 else (", soft" if k < 1.0 else ", firm"))
+            scored.append((self.ruling_value(ctx, alt.ruling), Candidate(alt.shot, "pot", line, name)))
+        scored.sort(key=lambda vc: -vc[0])
+        return [c for _, c in scored[: self.screen]]
+
+    def ruling_value(self, ctx: PlanContext, ruling: Any) -> float:
+        """The planner's value of a ruling (PlannerAgent)."""
+        raise NotImplementedError
 
     def _pot_candidates(
         self, ctx: PlanContext, add: Any

@@ -267,3 +267,34 @@ def test_five_ball_planner_pots_with_the_carom_on() -> None:
     assert isinstance(shot, Shot) and shot.call == ("r1", "rr")
     ruling = _judge(game, shot)
     assert ruling.legal and ruling.score[0] == 6, ruling.summary()
+
+
+def test_screening_keeps_the_variants_that_leave_the_best_table() -> None:
+    """``screen``: each spin and pace of the grid is played once without
+    noise and valued by the table it leaves; the best ``screen`` per line
+    are kept, and they are the ones the planner's value ranks highest."""
+    from piramida.agents import greedy as G
+    from piramida.agents.planner_candidates import SCREEN_GRID, Budget, PlanContext
+
+    game = _game("combined", 0.9, 0.8)
+    view = GameView.of(game)
+    planner = _planner(noise="pro", n_sims=3000, screen=2)
+    ctx = PlanContext(view, Budget(None, 3000))
+    line, place = G.candidate_lines(ctx)[0]
+    got = G.pot_line(ctx, line, place)
+    assert got is not None
+    tr = got[1]
+    kept = planner._screened_variants(ctx, line, place, tr)
+    assert 1 <= len(kept) <= 2
+    # Re-play the whole grid and rank it the same way: the kept ones lead.
+    from dataclasses import replace
+
+    values = []
+    for b, k in SCREEN_GRID:
+        alt = G.refine(ctx, replace(line, phi=tr.shot.phi), place, tr.shot.v * k, b=b)
+        if alt is not None and alt.ruling.legal:
+            values.append((planner.ruling_value(ctx, alt.ruling), alt.shot))
+    values.sort(key=lambda vs: -vs[0])
+    assert [c.shot for c in kept] == [s for _, s in values[: len(kept)]]
+    for c in kept:
+        assert _judge(game, c.shot).scored.get(0)
