@@ -210,7 +210,7 @@ class PlannerAgent(CandidateSearch):
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
-        self._races: dict[tuple[int, float], RaceModel] = {}
+        self._races: dict[tuple[int, float, str], RaceModel] = {}
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -375,10 +375,10 @@ class PlannerAgent(CandidateSearch):
                     f"planner: value 'race' needs a variant won by a number of balls, not {v}"
                 )
             return None
-        key = (target, self.phi_sigma)
+        key = (target, self.phi_sigma, v)
         model = self._races.get(key)
         if model is None:
-            model = self._races[key] = RaceModel(target, typical_chance(self.phi_sigma))
+            model = self._races[key] = RaceModel(target, typical_chance(self.phi_sigma, v))
         return model
 
     def next_chance(self, ctx: PlanContext, pos: Position, in_hand: Any, measured: bool = False) -> float:

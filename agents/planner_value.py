@@ -32,10 +32,21 @@ import numpy as np
 D50_PRO = 628.0
 K = 1.9
 PRO_PHI = 0.05
-#: The chance of the typical pot the next shots of a run face, at ``pro``:
-#: what greedy's balls per visit at ``pro`` (1.97 against itself, 2.9
-#: against random; docs/agents.md) give through ``q / (1 - q)``.
-Q_PRO = 0.7
+#: The chance ``q`` that a shot later in a visit pots, at ``pro``, by
+#: variant: ``bpv / (1 + bpv)`` of greedy's balls per visit ``bpv`` against
+#: itself at ``pro`` (``piramida match --agents greedy,greedy --noise pro``,
+#: docs/agents.md). Free pyramid, where any ball may be struck, is a potting
+#: race (bpv 1.97 against itself, 2.9 against random: 0.7); the games with one
+#: cue ball are safety battles (combined: bpv 0.59, q 0.37).
+Q_PRO: dict[str, float] = {
+    "free": 0.7,
+    "combined": 0.37,
+    "moscow": 0.37,
+    "nevskaya": 0.37,
+    "dynamic": 0.37,
+}
+#: For a variant not listed.
+Q_PRO_DEFAULT = 0.5
 
 
 def next_pot_chance(difficulty: float | None, phi_sigma: float) -> float:
@@ -47,12 +58,14 @@ def next_pot_chance(difficulty: float | None, phi_sigma: float) -> float:
     return 1.0 / (1.0 + (max(difficulty, 0.0) / d50) ** K)
 
 
-def typical_chance(phi_sigma: float) -> float:
-    """The typical pot chance ``q`` for a player of this aim error: ``Q_PRO``
-    at ``pro``, moved with the aim error the way ``next_pot_chance`` moves."""
+def typical_chance(phi_sigma: float, variant: str = "free") -> float:
+    """The typical pot chance ``q`` of a shot later in a visit, for a player
+    of this aim error: the variant's ``Q_PRO`` at ``pro``, moved with the aim
+    error the way ``next_pot_chance`` moves."""
+    q_pro = Q_PRO.get(variant, Q_PRO_DEFAULT)
     if phi_sigma <= 0:
         return 0.97  # noise-free: runs end only on the hard shots
-    d_typical = D50_PRO * ((1.0 - Q_PRO) / Q_PRO) ** (1.0 / K)
+    d_typical = D50_PRO * ((1.0 - q_pro) / q_pro) ** (1.0 / K)
     return min(0.97, max(0.05, next_pot_chance(d_typical, phi_sigma)))
 
 
