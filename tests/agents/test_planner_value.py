@@ -75,6 +75,10 @@ def test_typical_chance_falls_with_the_aim_error() -> None:
     assert typical_chance(0.05) == pytest.approx(0.7, abs=0.01)
     assert typical_chance(0.05) > typical_chance(0.2) > typical_chance(1.0)
     assert typical_chance(0.0) == 0.97
+    # One cue ball makes a safety battle: runs are shorter than in free
+    # pyramid, where any ball may be struck.
+    assert typical_chance(0.05, "combined") == pytest.approx(0.37, abs=0.01)
+    assert typical_chance(0.05, "combined") < typical_chance(0.05, "free")
 
 
 def test_next_pot_chance_is_the_fitted_curve() -> None:
