@@ -77,7 +77,7 @@ WIN_UNITS = 25.0
 VALUES = ("auto", "race", "turn")
 #: The variants "auto" scores by the race value: free pyramid, a potting
 #: race. Measured in combined (docs/agents.md): the turn value won 36 of 40
-#: against greedy where the race value, with q 0.7, was at 44 of 86 (and 7
+#: against greedy where the race value, with q 0.7, was at 44 of 87 (and 7
 #: of 10 with q 0.37); the one-cue-ball pyramids are safety battles.
 RACE_AUTO = ("free",)
 #: Points a pot is worth in the five-ball game (RULES.md §5.7: 4-23).
