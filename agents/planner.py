@@ -100,7 +100,10 @@ class Plan:
     with a ball to his shelf or points); ``p_foul``: share ruled a foul;
     ``expected_points``: mean points gained by the shooter less points
     gained by the opponent on the shot itself (penalty balls and свояк
-    included); ``value``: that plus the value of the position left."""
+    included); ``value``: the mean value of the samples, the planner's
+    ranking - with the race value the shooter's chance of winning the
+    frame, with the turn value those points plus the turn value of the
+    table left (a frame won or lost counting 25 units)."""
 
     shot: Shot
     kind: str
