@@ -96,6 +96,24 @@ def pocket_window(pocket: Pocket, approach_deg: float, table: Table) -> float:
     return pocket.mouth * c - 2 * table.ball_radius
 
 
+def each_target(
+    position: Position, struck: str, targets: Iterable[str] | None
+) -> Iterable[tuple[Point, str, Point, list[Point]]]:
+    """For every target other than ``struck`` that is on the table: the
+    struck ball's centre, the target, its centre and the other balls'
+    centres (the obstacles of both paths). Nothing if ``struck`` is not on
+    the table."""
+    balls = position.ball_map
+    if struck not in balls:
+        return
+    c = balls[struck]
+    for target in targets if targets is not None else balls:
+        if target == struck or target not in balls:
+            continue
+        others = [xy for b, xy in balls.items() if b not in (struck, target)]
+        yield c, target, balls[target], others
+
+
 def pot_lines(
     position: Position, struck: str, targets: Iterable[str] | None = None
 ) -> list[PotLine]:

@@ -24,7 +24,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from piramida.agents.aim import PotLine, aim_point, path_clear, pocket_window, unit_vector
+from piramida.agents.aim import (
+    PotLine,
+    aim_point,
+    each_target,
+    path_clear,
+    pocket_window,
+    unit_vector,
+)
 from piramida.env.position import Position
 
 #: A bank is rated this many times harder than a direct pot of the same
@@ -47,16 +54,8 @@ def bank_lines(position: Position, struck: str, targets: Any = None) -> list[Pot
     cushion's name."""
     t = position.table
     R = t.ball_radius
-    balls = position.ball_map
-    if struck not in balls:
-        return []
-    c = balls[struck]
     out: list[PotLine] = []
-    for target in targets if targets is not None else balls:
-        if target == struck or target not in balls:
-            continue
-        tp = balls[target]
-        others = [xy for b, xy in balls.items() if b not in (struck, target)]
+    for c, target, tp, others in each_target(position, struck, targets):
         for cushion in t.cushions.values():
             nx, ny = cushion.normal
             sx, sy = cushion.start

@@ -312,11 +312,7 @@ class CandidateSearch:
             return []
         if not (getattr(ref, "any_ball_scores", False) or getattr(ref, "svoyak", False)):
             return []
-        lines: list[PotLine] = []
-        for s in ctx.cue_balls():
-            if s in ctx.pos:
-                lines.extend(svoyak_lines(ctx.pos, s, G.targets_for(ctx, s)))
-        lines.sort(key=lambda ln: ln.difficulty)
+        lines = _lines_for(ctx, svoyak_lines)
         out: list[Candidate] = []
         for line in lines[: self.max_svoyaks]:
             v0 = svoyak_speed(line, ctx.table)
@@ -336,11 +332,7 @@ class CandidateSearch:
         easiest ``BANK_LINES``; not with the cue ball in hand."""
         if ctx.pos.in_hand is not None:
             return []
-        lines: list[PotLine] = []
-        for s in ctx.cue_balls():
-            if s in ctx.pos:
-                lines.extend(bank_lines(ctx.pos, s, G.targets_for(ctx, s)))
-        lines.sort(key=lambda ln: ln.difficulty)
+        lines = _lines_for(ctx, bank_lines)
         out: list[Candidate] = []
         for line in lines[: self.max_banks]:
             for k in BANK_SPEEDS:
@@ -366,6 +358,17 @@ class CandidateSearch:
                 phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
                 shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place, call=call))
         return shots
+
+
+def _lines_for(ctx: PlanContext, finder: Any) -> list[PotLine]:
+    """``finder(position, struck, targets)``'s lines for every ball the
+    shooter may strike, easiest first."""
+    lines: list[PotLine] = []
+    for s in ctx.cue_balls():
+        if s in ctx.pos:
+            lines.extend(finder(ctx.pos, s, G.targets_for(ctx, s)))
+    lines.sort(key=lambda ln: ln.difficulty)
+    return lines
 
 
 def spin_name(b: float) -> str:

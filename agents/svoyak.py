@@ -33,6 +33,7 @@ from piramida.agents.aim import (
     PotLine,
     aim_point,
     cue_speed_for,
+    each_target,
     path_clear,
     pocket_window,
     unit_vector,
@@ -61,16 +62,8 @@ def svoyak_lines(position: Position, struck: str, targets: Any = None) -> list[P
     cut angle of the contact; ``svoyak`` is True."""
     t = position.table
     R = t.ball_radius
-    balls = position.ball_map
-    if struck not in balls:
-        return []
-    s = balls[struck]
     out: list[PotLine] = []
-    for target in targets if targets is not None else balls:
-        if target == struck or target not in balls:
-            continue
-        tp = balls[target]
-        others = [xy for b, xy in balls.items() if b not in (struck, target)]
+    for s, target, tp, others in each_target(position, struck, targets):
         for pocket in t.pockets.values():
             ap = aim_point(pocket, t)
             ux, uy, d_ta = unit_vector(ap[0] - tp[0], ap[1] - tp[1])
