@@ -145,28 +145,41 @@ def closest_miss(
     return None if best is None else best[1]
 
 
+def miss_after(result: Any, ball: str, aim: tuple[float, float], starts: Any) -> float | None:
+    """Signed distance (m) by which ``ball`` passes ``aim`` on the leg that
+    begins with its first event for which ``starts(e)`` is True and ends at
+    its next event (``closest_miss``). ``starts`` answers None for an event
+    to pass over and False for one that means the stroke went wrong (then
+    None is returned, as when the leg never begins)."""
+    t0: float | None = None
+    t1 = math.inf
+    for e in result.events:
+        if ball not in e.balls or e.type in ("motion", "centre_line", "cue"):
+            continue
+        if t0 is not None:
+            t1 = e.t
+            break
+        ok = starts(e)
+        if ok is False:
+            return None
+        if ok:
+            t0 = e.t
+    if t0 is None:
+        return None
+    return closest_miss(result, ball, t0, t1, aim)
+
+
 def bank_miss(result: Any, line: PotLine, aim: tuple[float, float]) -> float | None:
     """Signed distance (m) by which the object ball, after its first
-    cushion, passes the pocket's aim point (``closest_miss``); None if it
-    touched another ball or cushion first, or never reached the bank's
-    cushion."""
-    t_bank: float | None = None
-    t_next = math.inf
-    for e in result.events:
-        if line.target not in e.balls or e.type in ("motion", "centre_line", "cue"):
-            continue
-        if t_bank is None:
-            if e.type == "ball_ball" and line.struck in e.balls:
-                continue
-            if e.type != "cushion" or e.cushion != line.bank:
-                return None
-            t_bank = e.t
-        else:
-            t_next = e.t
-            break
-    if t_bank is None:
-        return None
-    return closest_miss(result, line.target, t_bank, t_next, aim)
+    cushion, passes the pocket's aim point; None if it touched another ball
+    or cushion first, or never reached the bank's cushion."""
+
+    def starts(e: Any) -> bool | None:
+        if e.type == "ball_ball" and line.struck in e.balls:
+            return None  # the contact that sends it
+        return e.type == "cushion" and e.cushion == line.bank
+
+    return miss_after(result, line.target, aim, starts)
 
 
 def secant_aim(
@@ -215,4 +228,12 @@ def refine_bank(ctx: Any, line: PotLine, place: Any, v: float, pots: Any) -> Any
     )
 
 
-__all__ = ["BANK_FACTOR", "bank_lines", "bank_miss", "closest_miss", "refine_bank", "secant_aim"]
+__all__ = [
+    "BANK_FACTOR",
+    "bank_lines",
+    "bank_miss",
+    "closest_miss",
+    "miss_after",
+    "refine_bank",
+    "secant_aim",
+]

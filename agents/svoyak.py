@@ -38,7 +38,7 @@ from piramida.agents.aim import (
     pocket_window,
     unit_vector,
 )
-from piramida.agents.banks import closest_miss, secant_aim
+from piramida.agents.banks import miss_after, secant_aim
 from piramida.env.position import Position
 
 #: Cuts outside this range (degrees) are not offered: a fuller hit leaves
@@ -120,21 +120,12 @@ def svoyak_miss(result: Any, line: PotLine) -> float | None:
     """Signed distance (m) by which the struck ball, after striking the
     line's object ball, passes the pocket's aim point; None if it struck
     something else first or nothing."""
-    t_hit: float | None = None
-    t_next = math.inf
-    for e in result.events:
-        if line.struck not in e.balls or e.type in ("motion", "centre_line", "cue"):
-            continue
-        if t_hit is None:
-            if e.type != "ball_ball" or line.target not in e.balls:
-                return None
-            t_hit = e.t
-        else:
-            t_next = e.t
-            break
-    if t_hit is None:
-        return None
-    return closest_miss(result, line.struck, t_hit, t_next, line.aim)
+    return miss_after(
+        result,
+        line.struck,
+        line.aim,
+        lambda e: e.type == "ball_ball" and line.target in e.balls,
+    )
 
 
 def pots_struck(tr: Any, line: PotLine) -> bool:
