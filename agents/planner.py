@@ -355,16 +355,8 @@ class PlannerAgent(CandidateSearch):
         me, op = ctx.me, 1 - ctx.me
         before = ctx.pos.score
         gain = float((ruling.score[me] - before[me]) - (ruling.score[op] - before[op]))
-        unit = self.unit(ctx.pos, ctx)
-        pend = getattr(ruling.state, "pending", None)
-        if pend is not None:
-            stages = pend.stages
-            # A ball still to be taken for someone (RULES.md §5.1 penalty,
-            # §5.2 свояк, §5.4 take-or-hand) is not in the score yet.
-            if "take" in stages or "take_or_hand" in stages:
-                gain += unit if pend.chooser == me else -unit
-            if "svoyak" in stages:
-                gain += unit if pend.offender == me else -unit
+        owed = _balls_owed(ruling)
+        gain += self.unit(ctx.pos, ctx) * (owed[me] - owed[op])
         potted = bool(ruling.legal and ruling.scored.get(me))
         return gain, potted
 
@@ -417,16 +409,8 @@ class PlannerAgent(CandidateSearch):
             return 1.0 if ruling.winner == me else 0.0
         if getattr(ruling.state, "over", False):
             return 0.5
-        score = [int(ruling.score[0]), int(ruling.score[1])]
-        pend = getattr(ruling.state, "pending", None)
-        if pend is not None:
-            # A ball still to be taken (RULES.md §5.1 penalty, §5.4
-            # take-or-hand) or given after a свояк (§5.2) is not in the
-            # score yet; it is certain, so it counts now.
-            if "take" in pend.stages or "take_or_hand" in pend.stages:
-                score[pend.chooser] += 1
-            if "svoyak" in pend.stages:
-                score[pend.offender] += 1
+        owed = _balls_owed(ruling)
+        score = [int(ruling.score[0]) + owed[0], int(ruling.score[1]) + owed[1]]
         nxt = ruling.next
         if nxt.player is None or nxt.kind not in ("shot", "choice"):
             return 0.5
@@ -497,6 +481,21 @@ class PlannerAgent(CandidateSearch):
             description=describe(ctx, c, self),
             line=c.line,
         )
+
+
+def _balls_owed(ruling: Any) -> tuple[int, int]:
+    """Balls each player is certain to get from the ruling's pending
+    choices, not yet in its score: the ball the non-offender takes after a
+    foul (RULES.md §5.1 penalty, §5.4 take-or-hand) and the ball after a
+    свояк (§5.2)."""
+    owed = [0, 0]
+    pend = getattr(ruling.state, "pending", None)
+    if pend is not None:
+        if "take" in pend.stages or "take_or_hand" in pend.stages:
+            owed[pend.chooser] += 1
+        if "svoyak" in pend.stages:
+            owed[pend.offender] += 1
+    return owed[0], owed[1]
 
 
 def _next_shooter(ruling: Any) -> tuple[int, Any, bool]:
