@@ -44,6 +44,7 @@ import numpy as np
 from piramida.agents import greedy as G
 from piramida.agents.aim import PotLine
 from piramida.agents.base import Action, GameView
+from piramida.agents.break_book import book_shots
 from piramida.agents.planner_candidates import (
     BANK_LINES,
     KEEP_POTS,
@@ -176,11 +177,14 @@ class PlannerAgent(CandidateSearch):
         keep_pots: int = KEEP_POTS,
         spins: tuple[tuple[float, float, str], ...] = SPINS,
         breaks: bool = True,
+        book: bool = True,
         safety_balls: int = SAFETY_BALLS,
         safety_strokes: tuple[tuple[float, float], ...] = SAFETY_STROKES,
         safety_when: float = SAFETY_WHEN,
         svoyaks: int = 0,
         screen: int = 0,
+        q: float | None = None,
+        q_other: float | None = None,
     ) -> None:
         if value not in VALUES:
             raise PiramidaError(f"planner: value must be one of {', '.join(VALUES)}, got {value!r}")
@@ -197,6 +201,9 @@ class PlannerAgent(CandidateSearch):
         self.keep_pots = int(keep_pots)
         #: Evaluate a family of break strokes, not only greedy's.
         self.breaks = bool(breaks)
+        #: Offer the break book's strokes (agents/break_book.py) on a full
+        #: rack.
+        self.book = bool(book)
         self.safety_balls = int(safety_balls)
         self.safety_when = float(safety_when)
         #: свояк lines refined into candidates (0: none).
@@ -218,6 +225,11 @@ class PlannerAgent(CandidateSearch):
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
+        #: The race model's later-shot pot chances, the planner's own and
+        #: the opponent's; None: the variant's measured ones
+        #: (``planner_value.typical_chance``).
+        self.q = q
+        self.q_other = q_other
         self._races: dict[tuple[int, float, str], RaceModel] = {}
 
     def reset(self, seed: int | None = None) -> None:
@@ -233,7 +245,12 @@ class PlannerAgent(CandidateSearch):
         if view.kind == "lag":
             self.last_intent = ("lag",)
             return G.lag_shot(view)
-        if view.is_break and view.variant != "five_ball" and not self.breaks:
+        if (
+            view.is_break
+            and view.variant != "five_ball"
+            and not self.breaks
+            and not (self.book and view.cue_balls and book_shots(view.position, view.cue_balls[0]))
+        ):
             self.last_intent = ("break",)
             return ctx.final(G.break_shot(ctx))
         plans = self.plan_ctx(ctx, top=1)
@@ -380,7 +397,9 @@ class PlannerAgent(CandidateSearch):
         key = (target, self.phi_sigma, v)
         model = self._races.get(key)
         if model is None:
-            model = self._races[key] = RaceModel(target, typical_chance(self.phi_sigma, v))
+            q = self.q if self.q is not None else typical_chance(self.phi_sigma, v)
+            q_other = self.q_other if self.q_other is not None else q
+            model = self._races[key] = RaceModel(target, q, q_other)
         return model
 
     def next_chance(self, ctx: PlanContext, pos: Position, in_hand: Any, measured: bool = False) -> float:
@@ -416,11 +435,11 @@ class PlannerAgent(CandidateSearch):
             return 0.5
         who, hand, choose = _next_shooter(ruling)
         p = self.next_chance(ctx, ruling.position, hand, measured=True)
-        w = race.at_table(score[who], score[1 - who], p)
+        w = race.at_table(score[who], score[1 - who], p, me=who == me)
         if choose:
             # The chooser shoots or hands the table to the offender,
             # whichever is better for him (RULES.md §4.8).
-            w = max(w, 1.0 - race.at_table(score[1 - who], score[who], p))
+            w = max(w, 1.0 - race.at_table(score[1 - who], score[who], p, me=who != me))
         return w if who == me else 1.0 - w
 
     def turn_value(self, ctx: PlanContext, pos: Position, in_hand: Any) -> float:
@@ -462,7 +481,7 @@ class PlannerAgent(CandidateSearch):
                     p = self.next_chance(ctx, ctx.pos, hand, measured=True)
                     mine, theirs = ctx.pos.score[ctx.me], ctx.pos.score[1 - ctx.me]
                     shoot = race.at_table(mine, theirs, p)
-                    return yes if shoot >= 1.0 - race.at_table(theirs, mine, p) else no
+                    return yes if shoot >= 1.0 - race.at_table(theirs, mine, p, me=False) else no
                 t = self.turn_value(ctx, ctx.pos.replace(to_move=ctx.me), hand)
                 return yes if t > 0 else no
         return G.choose(ctx)

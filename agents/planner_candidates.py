@@ -29,6 +29,7 @@ from piramida.agents import greedy as G
 from piramida.agents.aim import PotLine, cue_speed_for
 from piramida.agents.banks import bank_lines, refine_bank
 from piramida.agents.base import GameView
+from piramida.agents.break_book import book_shots
 from piramida.agents.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.errors import PiramidaError
 from piramida.env.shot import Shot
@@ -143,6 +144,7 @@ class CandidateSearch:
     spins: tuple[tuple[float, float, str], ...]
     keep_pots: int
     breaks: bool
+    book: bool
     max_svoyaks: int
     max_banks: int
     safety_balls: int
@@ -164,10 +166,18 @@ class CandidateSearch:
                 out.append(c)
 
         if ctx.pos.is_break and ctx.view.variant != "five_ball":
-            # The break (RULES.md §4.2): greedy's stroke at the rack and, with
-            # ``breaks``, a family of strokes at the apex ball, all evaluated.
+            # The break (RULES.md §4.2): the break book's strokes for a full
+            # rack (agents/break_book.py), greedy's stroke at the rack and,
+            # with ``breaks``, a family of strokes at the apex ball, all
+            # evaluated. Where the book has strokes the family is left out:
+            # the book searched it thousands of times wider, and a break
+            # costs enough to simulate that 1 s buys each candidate only a
+            # few samples.
+            booked = book_shots(ctx.pos, ctx.cue_balls()[0]) if self.book else []
+            for shot in booked:
+                add(Candidate(shot, "break"))
             add(Candidate(G.break_shot(ctx), "break"))
-            if self.breaks:
+            if self.breaks and not booked:
                 for shot in self.break_candidates(ctx):
                     add(Candidate(shot, "break"))
             return out

@@ -69,54 +69,74 @@ def typical_chance(phi_sigma: float, variant: str = "free") -> float:
     return min(0.97, max(0.05, next_pot_chance(d_typical, phi_sigma)))
 
 
-def race_table(target: int, q: float) -> np.ndarray:
-    """``G[a, b]``: the chance that the player at the table wins when he
-    needs ``a`` balls and the other ``b``, every shot potting with chance
-    ``q``. ``G[0, b] = 1`` and ``G[a, 0] = 0`` (a decided frame).
+def race_tables(target: int, q: float, q_other: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The race solved for two players of pot chances ``q`` (player A) and
+    ``q_other`` (player B, ``q`` when None).
 
-    ``G[a, b] = q G[a-1, b] + (1 - q)(1 - G[b, a])``: a pot keeps the turn, a
-    miss hands it over. The pair ``G[a, b], G[b, a]`` is a 2x2 linear system
-    whose other terms have one ball fewer, so the table fills by ``a + b``.
+    ``A[a, b]``: the chance that A, at the table, wins when he needs ``a``
+    balls and B needs ``b``; ``B[b, a]``: the same for B at the table. A
+    decided frame: ``X[0, b] = 1``, ``X[a, 0] = 0``.
+
+    ``A[a, b] = qA A[a-1, b] + (1 - qA)(1 - B[b, a])`` (a pot keeps the turn,
+    a miss hands it over) and the mirror equation for ``B[b, a]``: a 2x2
+    linear system whose other terms have one ball fewer, so the tables fill
+    by ``a + b``.
     """
     n = int(target)
     if n < 1:
         raise ValueError(f"race_table: target must be at least 1, got {target}")
-    if not 0.0 < q < 1.0:
-        raise ValueError(f"race_table: q must lie in (0, 1), got {q}")
-    G = np.full((n + 1, n + 1), np.nan)
-    G[0, 1:] = 1.0
-    G[1:, 0] = 0.0
-    r = 1.0 - q
+    qb = q if q_other is None else q_other
+    for name, v in (("q", q), ("q_other", qb)):
+        if not 0.0 < v < 1.0:
+            raise ValueError(f"race_table: {name} must lie in (0, 1), got {v}")
+    A = np.full((n + 1, n + 1), np.nan)
+    A[0, 1:] = 1.0
+    A[1:, 0] = 0.0
+    B = A.copy()
+    ra, rb = 1.0 - q, 1.0 - qb
     for s in range(2, 2 * n + 1):
         for a in range(max(1, s - n), min(n, s - 1) + 1):
             b = s - a
-            A = q * G[a - 1, b] + r
-            B = q * G[b - 1, a] + r
-            G[a, b] = (A - r * B) / (1.0 - r * r)
-    return G
+            x = q * A[a - 1, b] + ra  # A[a, b] = x - ra B[b, a]
+            y = qb * B[b - 1, a] + rb  # B[b, a] = y - rb A[a, b]
+            A[a, b] = (x - ra * y) / (1.0 - ra * rb)
+            B[b, a] = y - rb * A[a, b]
+    return A, B
+
+
+def race_table(target: int, q: float) -> np.ndarray:
+    """``G[a, b]``: the chance that the player at the table wins when he
+    needs ``a`` balls and the other ``b``, every shot of both potting with
+    chance ``q`` (``race_tables`` with equal players)."""
+    return race_tables(target, q)[0]
 
 
 class RaceModel:
-    """Frame-winning chances for one variant's target and one skill."""
+    """Frame-winning chances for one variant's target, the planner's own
+    later-shot chance ``q`` and the opponent's ``q_other`` (``q`` if None)."""
 
-    def __init__(self, target: int, q: float) -> None:
+    def __init__(self, target: int, q: float, q_other: float | None = None) -> None:
         self.target = int(target)
         self.q = float(q)
-        self.G = race_table(self.target, self.q)
+        self.q_other = self.q if q_other is None else float(q_other)
+        self.A, self.B = race_tables(self.target, self.q, self.q_other)
+        #: The symmetric name kept for a model of equal players.
+        self.G = self.A
 
     def need(self, score: int) -> int:
         return max(0, min(self.target, self.target - int(score)))
 
-    def at_table(self, mine: int, theirs: int, p: float) -> float:
+    def at_table(self, mine: int, theirs: int, p: float, me: bool = True) -> float:
         """The chance that the player about to shoot wins, with scores
-        ``mine``/``theirs`` and chance ``p`` of potting the shot he faces."""
+        ``mine``/``theirs`` (his and the other's) and chance ``p`` of potting
+        the shot he faces; ``me``: he is the planner (else the opponent)."""
         a, b = self.need(mine), self.need(theirs)
         if a == 0:
             return 1.0
         if b == 0:
             return 0.0
-        G = self.G
-        return float(p * G[a - 1, b] + (1.0 - p) * (1.0 - G[b, a]))
+        X, Y = (self.A, self.B) if me else (self.B, self.A)
+        return float(p * X[a - 1, b] + (1.0 - p) * (1.0 - Y[b, a]))
 
 
-__all__ = ["RaceModel", "next_pot_chance", "race_table", "typical_chance"]
+__all__ = ["RaceModel", "next_pot_chance", "race_table", "race_tables", "typical_chance"]

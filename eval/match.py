@@ -12,8 +12,9 @@ without one) are draws: half a win each, reported separately.
 
 Statistics per agent: wins with a 95% Wilson interval (``eval.stats``),
 balls per visit (balls scored on its own legal shots over its visits to the
-table), fouls per frame, break success (legal breaks; breaks that pot), and
-the mean number of shots per frame.
+table), fouls per frame, break success (legal breaks; breaks that pot;
+the share of the frames it broke that it won), and the mean number of
+shots per frame.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class FrameRecord:
     pot_attempts: list[int] = field(default_factory=lambda: [0, 0])
     pots_made: list[int] = field(default_factory=lambda: [0, 0])
     capped: bool = False
+    breaker: int | None = None  # the agent who made the frame's first break
     rack: str = ""  # the start position's text form (shared within a pair)
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,6 +78,7 @@ class FrameRecord:
             "visits": self.visits,
             "fouls": self.fouls,
             "capped": self.capped,
+            "breaker": self.breaker,
         }
 
 
@@ -114,6 +117,13 @@ class MatchResult:
         d = self._total(den, i)
         return self._total(num, i) / d if d else None
 
+    def won_breaking(self, i: int) -> float | None:
+        """Share of the frames agent ``i`` broke that it won (a draw half)."""
+        broke = [f for f in self.frames if f.breaker == i]
+        if not broke:
+            return None
+        return sum(1.0 if f.winner == i else 0.5 if f.winner is None else 0.0 for f in broke) / len(broke)
+
     def to_dict(self) -> dict[str, Any]:
         n = self.games
         wins = self.wins
@@ -131,6 +141,7 @@ class MatchResult:
             "fouls_per_frame": [self._total("fouls", i) / n if n else 0.0 for i in (0, 1)],
             "break_legal": [self._ratio("breaks_legal", "breaks", i) for i in (0, 1)],
             "break_pots": [self._ratio("breaks_potting", "breaks", i) for i in (0, 1)],
+            "won_breaking": [self.won_breaking(i) for i in (0, 1)],
             "pot_rate": [self._ratio("pots_made", "pot_attempts", i) for i in (0, 1)],
             "mean_shots": (sum(f.shots for f in self.frames) / n) if n else 0.0,
             "refused_actions": [self._total("refused", i) for i in (0, 1)],
@@ -149,7 +160,7 @@ class MatchResult:
             f"{self.variant}: {a} vs {b}, {d['games']} games ({(d['games'] + 1) // 2} duplicate pairs), "
             f"seed {self.seed}, noise {self.noise or 'none'}",
             f"  {'agent':<{w}}  {'wins':>6}  {'rate':>6}  {'95% CI':>15}  {'balls/visit':>11}  "
-            f"{'fouls/frame':>11}  {'break legal':>11}  {'break pots':>10}  {'pot rate':>8}",
+            f"{'fouls/frame':>11}  {'break legal':>11}  {'break pots':>10}  {'won breaking':>12}  {'pot rate':>8}",
         ]
         for i, name in enumerate(self.agents):
             lo, hi = d["ci95"][i]
@@ -157,7 +168,7 @@ class MatchResult:
                 f"  {name:<{w}}  {d['wins'][i]:>6g}  {d['win_rate'][i]:>6.3f}  "
                 f"{f'[{lo:.3f}, {hi:.3f}]':>15}  {fmt(d['balls_per_visit'][i]):>11}  "
                 f"{d['fouls_per_frame'][i]:>11.2f}  {fmt(d['break_legal'][i]):>11}  "
-                f"{fmt(d['break_pots'][i]):>10}  {fmt(d['pot_rate'][i]):>8}"
+                f"{fmt(d['break_pots'][i]):>10}  {fmt(d['won_breaking'][i]):>12}  {fmt(d['pot_rate'][i]):>8}"
             )
         lines.append(
             f"  draws (no winner within {self.max_shots} shots): {d['draws']}; "
@@ -272,6 +283,8 @@ def play_frame(
             rec.pot_attempts[who] += 1
             rec.pots_made[who] += int(intent[1] in ruling.scored.get(seat, ()))
         if was_break:
+            if rec.breaker is None:
+                rec.breaker = who
             rec.breaks[who] += 1
             rec.breaks_legal[who] += int(ruling.legal)
             rec.breaks_potting[who] += int(ruling.legal and scored > 0)

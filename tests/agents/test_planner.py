@@ -235,11 +235,38 @@ def test_break_candidates_are_evaluated_from_the_house() -> None:
     shot = planner.act(view)
     assert shot == plans[0].shot  # act plays the plan's best
     assert _judge(game, shot).legal
-    # Without ``breaks`` the break is greedy's stroke, not searched.
+    # Without ``breaks`` (and the book) the break is greedy's stroke, not
+    # searched.
     from piramida.agents import greedy as G
 
-    plain = _planner(noise="pro", n_sims=200, breaks=False)
+    plain = _planner(noise="pro", n_sims=200, breaks=False, book=False)
     assert plain.act(view) == G.break_shot(PlanContext(view, Budget(None, 200)))
+
+
+def test_the_break_book_is_offered_on_a_full_rack_only() -> None:
+    """On the standard rack the book's strokes replace the apex family among
+    the candidates and, scoring far more often, are chosen; an incomplete
+    rack gets the family (agents/break_book.py)."""
+    from piramida.agents.break_book import book_shots
+    from piramida.agents.planner_candidates import Budget, PlanContext
+
+    game = Game.new("free", seed=6)
+    view = GameView.of(game)
+    booked = book_shots(view.position, "0")
+    assert booked
+    planner = _planner(noise="pro", n_sims=600)
+    kinds = planner.candidates(PlanContext(view, Budget(None, 600)))
+    assert all(c.kind == "break" for c in kinds)
+    assert len(kinds) == len({s.to_text() for s in booked}) + 1  # the book and greedy's stroke
+    best = planner.plan(view, top=1)[0]
+    assert best.shot in booked and best.p_pot > 0.5
+    assert _judge(game, best.shot).legal
+    # A re-rack without one ball is not the book's position.
+    short = view.position.replace(balls=tuple(view.position.balls[1:]))
+    short_view = GameView.of(Game.new("free", seed=6, position=short))
+    cands = planner.candidates(PlanContext(short_view, Budget(None, 600)))
+    assert not any(c.shot in booked for c in cands)
+    assert len(cands) > len(kinds)
 
 
 def test_five_ball_planner_pots_with_the_carom_on() -> None:

@@ -56,6 +56,20 @@ def test_capped_frames_are_draws_worth_half() -> None:
     assert all(f.capped and f.shots == 3 for f in r.frames)
 
 
+def test_frames_won_breaking_count_each_agents_own_breaks() -> None:
+    r = run_match("free", ["random", "random"], 4, seed=3, noise="amateur", max_shots=30)
+    for f in r.frames:
+        # The first shot of a frame is its break, by the seat the rack
+        # seed picked; in a duplicate pair the same seat breaks.
+        assert f.breaker in (0, 1)
+    assert r.frames[0].breaker == 1 - r.frames[1].breaker
+    for i in (0, 1):
+        broke = [f for f in r.frames if f.breaker == i]
+        want = sum(1.0 if f.winner == i else 0.5 if f.winner is None else 0.0 for f in broke) / len(broke)
+        assert r.won_breaking(i) == pytest.approx(want)
+        assert r.to_dict()["won_breaking"][i] == pytest.approx(want)
+
+
 def test_greedy_beats_random_in_a_short_match() -> None:
     r = run_match("free", ["greedy", "random"], 2, seed=2, noise="pro", max_shots=200)
     d = r.to_dict()

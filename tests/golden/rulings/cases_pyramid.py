@@ -76,6 +76,10 @@ case("free_break_fail_accept_offender_shoots", "seed 004 items 6, 12.2(2); RULES
      {"legal": False, "fouls": ["illegal_break"], "next": nxt(1, "choice", takes(ALL))},
      choices=["take_ball:3", "accept_and_make_offender_shoot"],
      after_choices={"score": [0, 1], "next": nxt(0), "break": False})
+case("free_break_svoyak_scores_and_continues",
+     "seed 004 items 4.3, 12.1(1) (any ball, the struck ball too); RULES.md §4.2 (1), §5.1",
+     "free", bf, BSHOT, Ev("0").hit("0", "5").pot("0", "rr"), after_of(bf, gone=("0",)),
+     {**LEGAL0, "scored": {"0": ["0"], "1": []}, "score": [1, 0], "next": nxt(0)})
 bc = brk("classic71", rack15(CLASSIC_ORDER))
 case("classic_break_fail_rerack_offender_breaks", "seed 004 items 12.2(4); RULES.md §5.6 foul points",
      "classic71", bc, BSHOT, Ev("0").hit("0", "4").cush("2", "rear").cush("3", "rear"), bafter(bc),
