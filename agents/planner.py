@@ -374,7 +374,9 @@ class PlannerAgent(CandidateSearch):
         gain = float((ruling.score[me] - before[me]) - (ruling.score[op] - before[op]))
         owed = _balls_owed(ruling)
         gain += self.unit(ctx.pos, ctx) * (owed[me] - owed[op])
-        potted = bool(ruling.legal and ruling.scored.get(me))
+        # A свояк in the one-cue-ball pyramids scores through the ball taken
+        # from the table after the shot (RULES.md §5.2), not the shelf.
+        potted = bool(ruling.legal and (ruling.scored.get(me) or owed[me] > 0))
         return gain, potted
 
     def race(self, ctx: PlanContext) -> RaceModel | None:
@@ -563,11 +565,25 @@ def describe(ctx: PlanContext, c: Candidate, planner: PlannerAgent) -> str:
         parts.append(s)
         parts.append(f"cut {ln.cut:.0f}°, {c.spin}")
     elif c.kind == "break":
-        parts.append(f"break with {c.shot.ball} at the rack")
+        parts.append(f"break with {c.shot.ball} at the rack" + _break_pots_text(ctx, c.shot))
     else:
         parts.append(f"safety with {c.shot.ball}")
     parts.append(_leave_text(ctx, c.shot))
     return ", ".join(p for p in parts if p)
+
+
+def _break_pots_text(ctx: PlanContext, shot: Shot) -> str:
+    """What the stroke pockets without noise: the break book's strokes
+    score with the struck ball in off the rack (свояк)."""
+    try:
+        res = simulate(ctx.pos, shot)
+    except PiramidaError:
+        return ""
+    gone = [
+        f"{b} into the {POCKET_NAMES.get(p, p)}" + (" (свояк)" if b == shot.ball else "")
+        for b, p in res.pocketed
+    ]
+    return (": " + ", ".join(gone)) if gone else ""
 
 
 def _leave_text(ctx: PlanContext, shot: Shot) -> str:

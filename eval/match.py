@@ -274,6 +274,12 @@ def play_frame(
         if ruling is None:
             continue
         scored = len(ruling.scored.get(seat, ())) if ruling.legal else 0
+        pend = getattr(ruling.state, "pending", None)
+        if ruling.legal and pend is not None and "svoyak" in pend.stages and pend.offender == seat:
+            # The ball a свояк earns in the one-cue-ball pyramids is taken
+            # from the table after the shot (RULES.md §5.2): it is the
+            # shot's ball all the same.
+            scored += 1
         rec.balls[who] += scored
         if not ruling.legal:
             rec.fouls[who] += 1

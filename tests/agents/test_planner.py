@@ -269,6 +269,21 @@ def test_the_break_book_is_offered_on_a_full_rack_only() -> None:
     assert len(cands) > len(kinds)
 
 
+def test_a_combined_svoyak_counts_as_a_pot() -> None:
+    """In combined pyramid the coloured ball in off the rack scores through
+    the ball taken from the table afterwards (RULES.md §5.2, the opponent
+    picks it): the book's break is reported as a pot worth a ball."""
+    from piramida.agents.break_book import book_shots
+
+    game = Game.new("combined", seed=6)
+    view = GameView.of(game)
+    booked = book_shots(view.position, "0")
+    assert booked
+    best = _planner(noise="pro", n_sims=600).plan(view, top=1)[0]
+    assert best.shot in booked
+    assert best.p_pot > 0.5 and best.expected_points > 0.5
+
+
 def test_five_ball_planner_pots_with_the_carom_on() -> None:
     """Five balls (RULES.md §5.7): a pot scores only with a carom. Red r1
     0.5 m out from the rear-right corner, the white at a 30° cut, the other

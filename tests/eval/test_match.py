@@ -70,6 +70,35 @@ def test_frames_won_breaking_count_each_agents_own_breaks() -> None:
         assert r.to_dict()["won_breaking"][i] == pytest.approx(want)
 
 
+def test_a_combined_svoyak_ball_counts_for_the_shooter() -> None:
+    # The ball a свояк earns in combined pyramid is taken from the table after
+    # the shot (RULES.md §5.2); the runner credits it to the shot: a break
+    # that sends the coloured ball in off the rack is a break that pots.
+    from piramida.agents.break_book import BOOK_PATH, load_book
+    from piramida.env.game import Game
+    from piramida.env.physics import simulate
+    from piramida.eval.match import play_frame
+
+    shot = load_book(BOOK_PATH)["combined"][0].shot("0")
+
+    class Breaker:
+        def reset(self, seed: int | None = None) -> None:
+            pass
+
+        def act(self, view: object) -> object:
+            return shot
+
+    for pair in range(20):
+        rack = Game.new("combined", seed=rack_seed(5, pair)).position
+        if any(b == "0" for b, _ in simulate(rack, shot).pocketed):
+            break
+    else:
+        pytest.skip("the book's stroke pocketed the coloured ball on none of 20 racks without noise")
+    rec = play_frame("combined", [Breaker(), Breaker()], seed=5, pair=pair, swap=False, noise=None, max_shots=1)
+    assert rec.breaker is not None
+    assert rec.balls[rec.breaker] == 1 and rec.breaks_potting[rec.breaker] == 1
+
+
 def test_greedy_beats_random_in_a_short_match() -> None:
     r = run_match("free", ["greedy", "random"], 2, seed=2, noise="pro", max_shots=200)
     d = r.to_dict()
