@@ -187,7 +187,11 @@ def evaluate(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
             vals.append(0.0)
             continue
         legal += int(ru.legal)
-        scored += int(bool(ru.legal and ru.scored.get(ctx.me)))
+        pend = getattr(ru.state, "pending", None)
+        # A свояк in the one-cue-ball pyramids scores through the ball taken
+        # from the table after the shot (RULES.md §5.2).
+        svoyak = pend is not None and "svoyak" in pend.stages and pend.offender == ctx.me
+        scored += int(bool(ru.legal and (ru.scored.get(ctx.me) or svoyak)))
         vals.append(pl.ruling_value(ctx, ru))
     return {**s, "samples": n, "value": float(np.mean(vals)), "p_legal": legal / n, "p_pot": scored / n}
 
