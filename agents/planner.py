@@ -506,17 +506,9 @@ class PlannerAgent(CandidateSearch):
 
 def _balls_owed(ruling: Any) -> tuple[int, int]:
     """Balls each player is certain to get from the ruling's pending
-    choices, not yet in its score: the ball the non-offender takes after a
-    foul (RULES.md §5.1 penalty, §5.4 take-or-hand) and the ball after a
-    свояк (§5.2)."""
-    owed = [0, 0]
+    choices, not yet in its score (``Pending.balls_owed``)."""
     pend = getattr(ruling.state, "pending", None)
-    if pend is not None:
-        if "take" in pend.stages or "take_or_hand" in pend.stages:
-            owed[pend.chooser] += 1
-        if "svoyak" in pend.stages:
-            owed[pend.offender] += 1
-    return owed[0], owed[1]
+    return pend.balls_owed() if pend is not None else (0, 0)
 
 
 def _next_shooter(ruling: Any) -> tuple[int, Any, bool]:

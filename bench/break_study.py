@@ -190,8 +190,8 @@ def evaluate(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
         pend = getattr(ru.state, "pending", None)
         # A свояк in the one-cue-ball pyramids scores through the ball taken
         # from the table after the shot (RULES.md §5.2).
-        svoyak = pend is not None and "svoyak" in pend.stages and pend.offender == ctx.me
-        scored += int(bool(ru.legal and (ru.scored.get(ctx.me) or svoyak)))
+        owed = pend.balls_owed()[ctx.me] if pend is not None else 0
+        scored += int(bool(ru.legal and (ru.scored.get(ctx.me) or owed)))
         vals.append(pl.ruling_value(ctx, ru))
     return {**s, "samples": n, "value": float(np.mean(vals)), "p_legal": legal / n, "p_pot": scored / n}
 

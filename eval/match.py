@@ -275,11 +275,11 @@ def play_frame(
             continue
         scored = len(ruling.scored.get(seat, ())) if ruling.legal else 0
         pend = getattr(ruling.state, "pending", None)
-        if ruling.legal and pend is not None and "svoyak" in pend.stages and pend.offender == seat:
+        if ruling.legal and pend is not None:
             # The ball a свояк earns in the one-cue-ball pyramids is taken
             # from the table after the shot (RULES.md §5.2): it is the
             # shot's ball all the same.
-            scored += 1
+            scored += pend.balls_owed()[seat]
         rec.balls[who] += scored
         if not ruling.legal:
             rec.fouls[who] += 1

@@ -91,6 +91,17 @@ class Pending:
     offender: int
     in_hand: str | None = None
 
+    def balls_owed(self) -> tuple[int, int]:
+        """Balls each player is certain to get from these choices, not yet
+        in his score: the ball the non-offender takes after a foul (RULES.md
+        §5.1 penalty, §5.4 take-or-hand) and the ball a свояк earns (§5.2)."""
+        owed = [0, 0]
+        if "take" in self.stages or "take_or_hand" in self.stages:
+            owed[self.chooser] += 1
+        if "svoyak" in self.stages:
+            owed[self.offender] += 1
+        return owed[0], owed[1]
+
 
 @dataclass(frozen=True)
 class State:

@@ -206,3 +206,14 @@ def test_rules_never_import_the_physics() -> None:
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
             assert not any("physics" in n for n in names), path.name
+
+
+def test_pending_choices_owe_the_balls_they_will_give() -> None:
+    from piramida.env.rules.ruling import Pending
+
+    # After a foul the non-offender (the chooser) takes a ball (RULES.md §5.1);
+    # after a свояк the shooter (recorded as the offender) gets one (§5.2).
+    assert Pending(("take", "after"), chooser=1, offender=0).balls_owed() == (0, 1)
+    assert Pending(("take_or_hand",), chooser=0, offender=1).balls_owed() == (1, 0)
+    assert Pending(("svoyak",), chooser=1, offender=0).balls_owed() == (1, 0)
+    assert Pending(("after_break",), chooser=1, offender=0).balls_owed() == (0, 0)
