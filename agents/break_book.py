@@ -32,7 +32,6 @@ from piramida.env.position import Position, rack_spots
 from piramida.env.shot import Shot
 
 BOOK_PATH = CONFIG_DIR / "agents" / "break_book.toml"
-_FIELDS = ("place", "phi", "v", "b")
 
 
 class BreakBookError(PiramidaError):

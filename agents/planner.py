@@ -542,6 +542,10 @@ def warm_up(view: GameView) -> None:
 
 def describe(ctx: PlanContext, c: Candidate, planner: PlannerAgent) -> str:
     """One line: what goes where, with what spin, and what it leaves."""
+    try:
+        res: ShotResult | None = simulate(ctx.pos, c.shot)  # without noise, once for both texts
+    except PiramidaError:
+        res = None
     parts: list[str] = []
     if c.kind == "pot" and c.line is not None:
         ln = c.line
@@ -557,19 +561,17 @@ def describe(ctx: PlanContext, c: Candidate, planner: PlannerAgent) -> str:
         parts.append(s)
         parts.append(f"cut {ln.cut:.0f}°, {c.spin}")
     elif c.kind == "break":
-        parts.append(f"break with {c.shot.ball} at the rack" + _break_pots_text(ctx, c.shot))
+        parts.append(f"break with {c.shot.ball} at the rack" + _break_pots_text(res, c.shot))
     else:
         parts.append(f"safety with {c.shot.ball}")
-    parts.append(_leave_text(ctx, c.shot))
+    parts.append(_leave_text(ctx, c.shot, res))
     return ", ".join(p for p in parts if p)
 
 
-def _break_pots_text(ctx: PlanContext, shot: Shot) -> str:
-    """What the stroke pockets without noise: the break book's strokes
-    score with the struck ball in off the rack (свояк)."""
-    try:
-        res = simulate(ctx.pos, shot)
-    except PiramidaError:
+def _break_pots_text(res: ShotResult | None, shot: Shot) -> str:
+    """What the stroke pockets without noise (``res``): the break book's
+    strokes score with the struck ball in off the rack (свояк)."""
+    if res is None:
         return ""
     gone = [
         f"{b} into the {POCKET_NAMES.get(p, p)}" + (" (свояк)" if b == shot.ball else "")
@@ -578,9 +580,10 @@ def _break_pots_text(ctx: PlanContext, shot: Shot) -> str:
     return (": " + ", ".join(gone)) if gone else ""
 
 
-def _leave_text(ctx: PlanContext, shot: Shot) -> str:
+def _leave_text(ctx: PlanContext, shot: Shot, res: ShotResult | None) -> str:
+    if res is None:
+        return ""
     try:
-        res = simulate(ctx.pos, shot)
         ruling = ctx.referee.judge(ctx.pos, shot, res.events, res.final, (), ctx.state)
     except PiramidaError:
         return ""

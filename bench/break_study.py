@@ -217,16 +217,16 @@ def study(
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(variant,)) as pool:
         s1 = run_stage(pool, grid(pos), samples, "grid")
-        best = s1[:refine]
+        rows = s1
         # Local search: the neighbourhoods of the best so far, each round
         # with half the steps and twice the samples.
         for i in range(rounds):
             n = samples * 2 ** (i + 1)
+            best = _best_unique(rows, refine)
             near = [nb for r in best for nb in neighbours(r, 0.5**i, pos.table.house_line)]
             near = list({_key(r): r for r in near}.values())
             rows = run_stage(pool, near, n, f"round {i + 1}")
-            best = _best_unique(rows, refine)
-        s3 = run_stage(pool, _best_unique(best, final), final_samples, "final")
+        s3 = run_stage(pool, _best_unique(rows, final), final_samples, "final")
     return {
         "variant": variant,
         "noise": "pro",
