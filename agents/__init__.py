@@ -1,4 +1,4 @@
-"""piramida.agents: the Agent protocol and the agents (DESIGN.md §6).
+"""piramida.agents: the Agent protocol and the agents (docs/design.md §6).
 
 ``make_agent(name, **kw)`` builds an agent by name: ``random``, ``greedy``, ``planner``.
 """

@@ -1,7 +1,7 @@
 """The break book: opening strokes found offline, offered to the planner.
 
 Every frame of the pyramid games starts from the same position - the full
-rack on its spots, the coloured ball in hand in the house (RULES.md §4.2) -
+rack on its spots, the coloured ball in hand in the house (docs/game_rules.md §4.2) -
 so the break can be searched far more widely than a 1 s decision allows.
 ``python -m bench.break_study --variant V --write`` plays a grid of a few
 thousand strokes under ``pro`` noise, judges each sample with the variant's

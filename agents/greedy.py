@@ -1,11 +1,11 @@
-"""The greedy agent: the easiest pot that really pots (DESIGN.md §6).
+"""The greedy agent: the easiest pot that really pots (docs/design.md §6).
 
 For every ball it may strike, every target and every pocket with clear
 paths (``aim.pot_lines``, ghost-ball geometry), easiest first, it simulates
 the shot without noise and corrects the cue direction for throw: ball-ball
 friction turns the object ball off the line of centres by about a degree,
 which on a pyramid table (corner mouth 4.5 mm wider than the ball) is the
-difference between a pot and a miss (REFERENCES.md: naive ghost-ball aim
+difference between a pot and a miss (docs/references.md: naive ghost-ball aim
 potted 21 of 200). The correction is a secant iteration on the object
 ball's direction error just after contact. A line that then pots is kept
 with a robustness score (how many of four slightly perturbed strokes still
@@ -17,7 +17,7 @@ inside the allowed zone (house, temporary house, anywhere), first-contact
 rule of item 21.2 respected. The break: a few candidate strokes from the
 house at the rack, the best legal one by simulation. Nothing pots: a safety
 chosen by simulation among full and half-ball hits at a few speeds - legal
-under item 20 (RULES.md §4.3) and leaving the opponent the hardest pot.
+under item 20 (docs/game_rules.md §4.3) and leaving the opponent the hardest pot.
 Decisions after fouls: take the ball the opponent would pot most easily,
 shoot only with a pot on.
 
@@ -29,17 +29,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NoReturn
 
 from piramida.agents.aim import PotLine, aim_point, cue_speed_for, path_clear, pot_lines
-from piramida.agents.base import Action, GameView
+from piramida.agents.base import Action, GameView, NoLegalShotError, why_no_shot
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import ShotResult, simulate
 from piramida.env.position import Position, cue_ball_of, object_ball_ids
 from piramida.env.rules import get_referee
 from piramida.env.shot import Shot
 
-#: Variants where every shot names a ball and a pocket (RULES.md §5.6, §5.7).
+#: Variants where every shot names a ball and a pocket (docs/game_rules.md §5.6, §5.7).
 CALLED = ("classic71", "five_ball")
 #: Lines tried per shot, easiest first, and the pots kept before stopping.
 MAX_LINES = 8
@@ -88,6 +88,8 @@ class GreedyAgent:
         ctx = Context(view)
         if view.kind == "choice":
             return choose(ctx)
+        if view.kind == "shot" and ctx.state.over:
+            ctx.no_shot()
         if view.kind == "lag":
             self.last_intent = ("lag",)
             return lag_shot(view)
@@ -150,6 +152,21 @@ class Context:
         if self.view.cue_balls:
             return tuple(self.view.cue_balls)
         return tuple(self.referee.allowed_cue_balls(self.pos))
+
+    def first_cue_ball(self) -> str:
+        """The first ball the shooter may strike that is on the table or in
+        hand; ``NoLegalShotError`` (one line, with the position) when there
+        is none."""
+        hand = cue_ball_of(self.view.variant, self.pos.to_move) if self.pos.in_hand else None
+        for b in self.cue_balls():
+            if b in self.pos or b == hand:
+                return b
+        self.no_shot()
+
+    def no_shot(self) -> NoReturn:
+        """Raise ``NoLegalShotError`` with the referee's reason."""
+        why = why_no_shot(self.view) or "no legal shot found: no ball may be struck"
+        raise NoLegalShotError(f"{why} (position: {self.pos.to_text()})")
 
     def trial(self, shot: Shot) -> Trial | None:
         """Simulate (no noise) and judge ``shot``; None if it cannot be played."""
@@ -472,7 +489,7 @@ def _edge(pots_at: Any, first: float = 0.02, limit: float = 0.64) -> float:
 def carom_variant(
     ctx: Context, line: PotLine, place: tuple[float, float] | None, tr: Trial
 ) -> Trial:
-    """Five balls (RULES.md §5.7): a pot scores only with a carom, so try
+    """Five balls (docs/game_rules.md §5.7): a pot scores only with a carom, so try
     follow, draw and more pace, re-refined, and keep the best."""
     best = tr
     for b, k in (
@@ -494,10 +511,10 @@ def carom_variant(
 
 # ---------------------------------------------------------------- break
 def break_shot(ctx: Context) -> Shot:
-    """A break from the house at the rack (RULES.md §4.2): candidate spots
+    """A break from the house at the rack (docs/game_rules.md §4.2): candidate spots
     and contact points on the apex ball, the best legal one by simulation."""
     t = ctx.table
-    ball = ctx.cue_balls()[0]
+    ball = ctx.first_cue_ball()
     balls = [(x, y) for _, x, y in ctx.pos.balls]
     if not balls:
         return fallback(ctx)
@@ -521,18 +538,23 @@ def break_shot(ctx: Context) -> Shot:
 
 # ---------------------------------------------------------------- lag
 def lag_shot(view: GameView) -> Shot:
-    """The lag (RULES.md §4.1, item 7): from the house on our side of the long
+    """The lag (docs/game_rules.md §4.1, item 7): from the house on our side of the long
     axis, straight at the rear cushion; the speed whose noise-free ball comes
     back nearest the front cushion having touched the rear cushion once and
-    no other."""
+    no other, on a grid of speeds shifted by player and attempt so that two
+    such lags do not tie for ever."""
     t = view.table
     ball = cue_ball_of(view.variant, view.player)
     x = t.width * (0.75 if view.player == 1 else 0.25)
     place = (x, t.house_line - 0.1)
     empty = Position(view.variant, (), to_move=view.player, in_hand="house", table=t)
+    # Two players with this same search would stop at the same distance
+    # and tie for ever (item 7.3: a tie is replayed): the speed grid is
+    # shifted by the player and by the attempt.
+    shift = 0.011 * (1 + view.player) + 0.017 * (view.shot_number % 5)
     best: tuple[float, Shot] | None = None
     for k in range(16):
-        shot = Shot(ball=ball, phi=90.0, v=1.5 + 0.2 * k, place=place)
+        shot = Shot(ball=ball, phi=90.0, v=1.5 + 0.2 * k + shift, place=place)
         try:
             res = simulate(empty, shot)
         except PiramidaError:
@@ -631,8 +653,10 @@ def easiest(pos: Position, struck: Iterable[str]) -> float | None:
 
 
 def fallback(ctx: Context) -> Shot:
-    """A plain shot at the nearest ball: what is left when nothing else is."""
-    ball = ctx.cue_balls()[0]
+    """A plain shot at the nearest ball: what is left when nothing else is.
+    ``NoLegalShotError`` when no ball may be struck (the frame is over, or
+    nothing is left to strike)."""
+    ball = ctx.first_cue_ball()
     place = None
     if ball not in ctx.pos:
         spots = hand_placements(ctx, ball)
@@ -647,12 +671,15 @@ def fallback(ctx: Context) -> Shot:
         if ctx.called and not ctx.pos.is_break:
             target = b if not (ctx.view.variant == "classic71" and b == "0") else others[-1][0]
             call = nearest_pocket_call(ctx, target)
-    return Shot(ball=ball, phi=phi, v=3.0, place=place, call=call)
+    shot = Shot(ball=ball, phi=phi, v=3.0, place=place, call=call)
+    if not ctx.legal(shot) and why_no_shot(ctx.view) is not None:
+        ctx.no_shot()
+    return shot
 
 
 # ---------------------------------------------------------------- choices
 def choose(ctx: Context) -> str:
-    """Decisions outside a shot (DESIGN.md §4)."""
+    """Decisions outside a shot (docs/design.md §4)."""
     choices: Sequence[str] = ctx.view.choices
     takes = [c for c in choices if c.startswith("take_ball:") or c.startswith("remove_ball:")]
     if takes:

@@ -1,4 +1,4 @@
-"""The planner: Monte Carlo shot selection under execution noise (DESIGN.md §6).
+"""The planner: Monte Carlo shot selection under execution noise (docs/design.md §6).
 
 1. Candidates (``planner_candidates``): greedy's centred, throw-corrected
    pots for the easiest lines with position variants (follow, draw, pace),
@@ -36,14 +36,14 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from piramida.agents import greedy as G
 from piramida.agents.aim import PotLine
-from piramida.agents.base import Action, GameView
+from piramida.agents.base import Action, GameView, NoLegalShotError, why_no_shot
 from piramida.agents.break_book import book_shots
 from piramida.agents.planner_candidates import (
     BANK_LINES,
@@ -81,7 +81,7 @@ VALUES = ("auto", "race", "turn")
 #: against greedy where the race value, with q 0.7, was at 44 of 87 (and 7
 #: of 10 with q 0.37); the one-cue-ball pyramids are safety battles.
 RACE_AUTO = ("free",)
-#: Points a pot is worth in the five-ball game (RULES.md §5.7: 4-23).
+#: Points a pot is worth in the five-ball game (docs/game_rules.md §5.7: 4-23).
 FIVE_BALL_UNIT = 8.0
 POCKET_NAMES = {
     "fl": "front-left corner",
@@ -245,6 +245,9 @@ class PlannerAgent(CandidateSearch):
         if view.kind == "lag":
             self.last_intent = ("lag",)
             return G.lag_shot(view)
+        why = why_no_shot(view)
+        if why is not None:
+            raise NoLegalShotError(f"{why} (position: {view.position.to_text()})")
         if (
             view.is_break
             and view.variant != "five_ball"
@@ -266,11 +269,26 @@ class PlannerAgent(CandidateSearch):
         return ctx.final(best.shot)
 
     def plan(self, view: GameView, top: int = 3) -> list[Plan]:
-        """The ``top`` best shots for a shot decision, best first."""
+        """The ``top`` best shots for a shot decision, best first.
+
+        Where the rules leave no legal shot (the frame is over, won or
+        drawn; nothing left to contact; a choice pending) it raises
+        ``NoLegalShotError`` with the referee's one-line reason instead of
+        ranking fouls as advice. Where a legal shot exists the plans are
+        returned even if every candidate fouled in its samples."""
         if view.kind != "shot":
             raise PiramidaError(
                 f"planner: a {view.kind} is pending, not a shot (position: {view.position.to_text()})"
             )
+        why = why_no_shot(view)
+        if why is not None:
+            raise NoLegalShotError(f"{why} (position: {view.position.to_text()})")
+        st = view.state
+        if st is not None and st.position != view.position and st.next.kind == "shot":
+            # The referee's initial state applied a rule to a position given
+            # by hand (item 21.2: every object ball in the house, so the ball
+            # in hand goes beyond the rear line): plan in that state.
+            view = replace(view, position=st.position, in_hand=st.next.in_hand)
         ctx = PlanContext(view, Budget(self.budget_s, self.n_sims))
         return self.plan_ctx(ctx, top)
 
@@ -375,7 +393,7 @@ class PlannerAgent(CandidateSearch):
         owed = _balls_owed(ruling)
         gain += self.unit(ctx.pos, ctx) * (owed[me] - owed[op])
         # A свояк in the one-cue-ball pyramids scores through the ball taken
-        # from the table after the shot (RULES.md §5.2), not the shelf.
+        # from the table after the shot (docs/game_rules.md §5.2), not the shelf.
         potted = bool(ruling.legal and (ruling.scored.get(me) or owed[me] > 0))
         return gain, potted
 
@@ -440,7 +458,7 @@ class PlannerAgent(CandidateSearch):
         w = race.at_table(score[who], score[1 - who], p, me=who == me)
         if choose:
             # The chooser shoots or hands the table to the offender,
-            # whichever is better for him (RULES.md §4.8).
+            # whichever is better for him (docs/game_rules.md §4.8).
             w = max(w, 1.0 - race.at_table(score[1 - who], score[who], p, me=who != me))
         return w if who == me else 1.0 - w
 
@@ -464,7 +482,7 @@ class PlannerAgent(CandidateSearch):
         t = self.turn_value(ctx, ruling.position.replace(to_move=who), hand)
         if choose:
             # The chooser shoots or hands the table over, whichever is better
-            # for him (RULES.md §4.8).
+            # for him (docs/game_rules.md §4.8).
             t = abs(t)
         return t if who == ctx.me else -t
 
@@ -515,7 +533,7 @@ def _next_shooter(ruling: Any) -> tuple[int, Any, bool]:
     """Who shoots after the ruling's pending choices, with which ball in
     hand, and whether he chose to (shoot or hand the table over).
 
-    After a свояк (RULES.md §5.2) the opponent picks the ball but the
+    After a свояк (docs/game_rules.md §5.2) the opponent picks the ball but the
     shooter plays on; after a foul the non-offender takes his ball (if any)
     and then chooses (§4.8)."""
     nxt = ruling.next
@@ -550,7 +568,7 @@ def describe(ctx: PlanContext, c: Candidate, planner: PlannerAgent) -> str:
     if c.kind == "pot" and c.line is not None:
         ln = c.line
         s = f"{ln.target} into the {POCKET_NAMES.get(ln.pocket, ln.pocket)}"
-        if ctx.view.variant == "free" or ln.struck != ctx.cue_balls()[0]:
+        if ctx.view.variant == "free" or (ln.struck,) != ctx.cue_balls()[:1]:
             s += f" off {ln.struck}"
         if c.shot.place is not None:
             s += f" (ball in hand at {c.shot.place[0]:.2f},{c.shot.place[1]:.2f})"

@@ -1,4 +1,4 @@
-"""The planner's candidate shots (agents/planner.py, DESIGN.md §6).
+"""The planner's candidate shots (agents/planner.py, docs/design.md §6).
 
 Where the planner's search starts: every stroke it will sample under
 noise comes from here.
@@ -32,6 +32,7 @@ from piramida.agents.base import GameView
 from piramida.agents.break_book import book_shots
 from piramida.agents.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.errors import PiramidaError
+from piramida.env.position import object_ball_ids
 from piramida.env.shot import Shot
 
 #: Lines refined into candidates, and of those the easiest given spin variants.
@@ -72,6 +73,10 @@ BREAK_SPEEDS = (8.0, 4.5)
 BANK_WHEN = 0.5
 BANK_LINES = 3
 BANK_SPEEDS = (1.3, 1.8)
+
+#: A break with at most this many object balls on the table also gets pot
+#: candidates (item 12.1 (1)).
+SPARSE_RACK = 3
 
 #: Share of the budget candidate generation may use before evaluation.
 GEN_SHARE = 0.5
@@ -166,16 +171,25 @@ class CandidateSearch:
                 out.append(c)
 
         if ctx.pos.is_break and ctx.view.variant != "five_ball":
-            # The break (RULES.md §4.2): the break book's strokes for a full
+            # The break (docs/game_rules.md §4.2): the break book's strokes for a full
             # rack (agents/break_book.py), greedy's stroke at the rack and,
             # with ``breaks``, a family of strokes at the apex ball, all
             # evaluated. Where the book has strokes the family is left out:
             # the book searched it thousands of times wider, and a break
             # costs enough to simulate that 1 s buys each candidate only a
             # few samples.
-            booked = book_shots(ctx.pos, ctx.cue_balls()[0]) if self.book else []
+            cue = ctx.first_cue_ball()
+            booked = book_shots(ctx.pos, cue) if self.book else []
             for shot in booked:
                 add(Candidate(shot, "break"))
+            objs = set(object_ball_ids(ctx.view.variant))
+            if sum(b in objs for b in ctx.pos.ids) <= SPARSE_RACK:
+                # A rack of a few balls (a re-rack late in a frame, a
+                # position given by hand): three object balls at cushions
+                # (item 12.1 (2)) is out of reach or nearly, so a legal break
+                # is mostly a pot (12.1 (1)); the pots go first, so that a
+                # small budget samples them.
+                self._pot_candidates(ctx, add)
             add(Candidate(G.break_shot(ctx), "break"))
             if self.breaks and not booked:
                 for shot in self.break_candidates(ctx):
@@ -294,9 +308,9 @@ class CandidateSearch:
         """Strokes at the apex ball from three spots on the house line:
         full, half-ball and thin contacts on either side, firm and soft."""
         t = ctx.table
-        ball = ctx.cue_balls()[0]
         if not ctx.pos.balls:
             return []
+        ball = ctx.first_cue_ball()
         apex = min(((x, y) for _, x, y in ctx.pos.balls), key=lambda p: p[1])
         shots: list[Shot] = []
         for px in (t.width / 2, t.width / 2 - 0.25, t.width / 2 + 0.25):
@@ -313,7 +327,7 @@ class CandidateSearch:
 
     def svoyaks(self, ctx: PlanContext) -> list[Candidate]:
         """The struck ball in off an object ball (agents/svoyak.py), where it
-        scores: free pyramid (any ball pocketed on a legal shot, RULES.md
+        scores: free pyramid (any ball pocketed on a legal shot, docs/game_rules.md
         §5.1) and the свояк of combined, Moscow, Nevskaya and dynamic
         (§5.2-§5.5); the easiest ``max_svoyaks`` lines that go in without
         noise. Not with the cue ball in hand."""

@@ -1,9 +1,10 @@
-"""The random agent: a legal shot or choice drawn uniformly (DESIGN.md §6).
+"""The random agent: a legal shot or choice drawn uniformly (docs/design.md §6).
 
 It answers a choice with one of ``view.choices`` and a shot with a random
 cue ball among those allowed, a random placement in the allowed area when the
 ball is in hand, a random direction, speed and tip offset, and a random call
-where the variant needs one. It reads only the attributes of a GameView
+where the variant needs one. In the lag it plays a random lag from its half
+of the house (``random_lag_shot``). It reads only the attributes of a GameView
 (``variant``, ``position``, ``kind``, ``choices``, ``in_hand``,
 ``cue_balls``), so any object with them will do.
 """
@@ -32,7 +33,27 @@ class RandomAgent:
     def act(self, view: Any) -> Shot | str:
         if view.kind == "choice":
             return self.rng.choice(list(view.choices))
+        if view.kind == "lag":
+            player = getattr(view, "player", view.position.to_move)
+            return random_lag_shot(view.variant, player, view.position.table, self.rng)
         return random_shot(view.variant, view.position, view.in_hand, tuple(view.cue_balls), self.rng)
+
+
+def random_lag_shot(variant: str, player: int, table: Any, rng: random.Random) -> Shot:
+    """A lag shot the game accepts (docs/game_rules.md §4.1, item 7): the player's own
+    ball, placed at random in the house on his side of the long axis (player
+    0 left of it, 1 right), sent up the table within 5 degrees of straight
+    at a random pace, so that a lag is won now and then and the phase ends."""
+    r = table.ball_radius
+    half = table.width / 2
+    lo, hi = (r + 1e-3, half - 1e-3) if player == 0 else (half + 1e-3, table.width - r - 1e-3)
+    place = (rng.uniform(lo, hi), rng.uniform(r + 1e-3, table.house_line - 1e-3))
+    return Shot(
+        ball=cue_ball_of(variant, player),
+        phi=rng.uniform(85.0, 95.0),
+        v=rng.uniform(1.5, 5.0),
+        place=place,
+    )
 
 
 def random_shot(

@@ -2,7 +2,7 @@
 "in-off" in English billiards).
 
 In free pyramid every ball pocketed on a legal shot scores, the struck ball
-included (RULES.md §5.1); in combined, Moscow, Nevskaya and dynamic pyramid
+included (docs/game_rules.md §5.1); in combined, Moscow, Nevskaya and dynamic pyramid
 the cue ball pocketed after a legal contact scores an object ball from the
 table and the cue ball in hand (§5.2-§5.5). Pyramid players pot this way as
 often as the direct way, so the planner needs the lines.

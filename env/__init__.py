@@ -1,7 +1,7 @@
 """piramida.env: the world - table, position, shot, events, physics, rules, game, gym envs.
 
 Imports only numpy, numba and the standard library (rendering libraries
-lazily); never torch or ray (DESIGN.md §1).
+lazily); never torch or ray (docs/design.md §1).
 """
 
 from piramida.env.errors import (

@@ -1,4 +1,4 @@
-"""Errors of the piramida world. All subclass ValueError (DESIGN.md §2).
+"""Errors of the piramida world. All subclass ValueError (docs/design.md §2).
 
 Messages say what is wrong and, where there is one, include the offending
 position's text form so a user can paste it back.

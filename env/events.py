@@ -1,4 +1,4 @@
-"""Event: one thing that happened during a shot (DESIGN.md §2).
+"""Event: one thing that happened during a shot (docs/design.md §2).
 
 The physics writes a time-ordered list of events; the rules read it. Both
 import this module and nothing of each other.
@@ -17,12 +17,12 @@ JSON, one object per event, with only the keys that apply::
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from piramida.env.errors import InvalidEventsError
+from piramida.env.inputs import brief, load_json, number
 from piramida.env.table import CUSHIONS, POCKETS
 
 EVENT_TYPES: tuple[str, ...] = (
@@ -35,6 +35,10 @@ EVENT_TYPES: tuple[str, ...] = (
     "motion",
 )
 MOTION_STATES: tuple[str, ...] = ("stationary", "spinning", "sliding", "rolling")
+#: Seconds: no shot on a real table runs for an hour.
+MAX_EVENT_TIME = 3600.0
+#: Events in one log: a break has a few hundred, so this is generous.
+MAX_EVENTS = 100_000
 _NBALLS = {"cue": 1, "ball_ball": 2, "cushion": 1, "pocket": 1, "centre_line": 1, "off_table": 1, "motion": 1}
 
 
@@ -51,13 +55,11 @@ class Event:
     def __post_init__(self) -> None:
         object.__setattr__(self, "balls", tuple(self.balls))
         if self.type not in EVENT_TYPES:
-            raise InvalidEventsError(f"unknown event type {self.type!r} (known: {', '.join(EVENT_TYPES)})")
-        if isinstance(self.t, bool) or not isinstance(self.t, int | float) or not math.isfinite(self.t) or self.t < 0:
-            raise InvalidEventsError(f"event time must be a finite number >= 0, got {self.t!r}")
-        object.__setattr__(self, "t", float(self.t))
+            raise InvalidEventsError(f"unknown event type {brief(self.type)} (known: {', '.join(EVENT_TYPES)})")
+        object.__setattr__(self, "t", number(self.t, "event time", 0.0, MAX_EVENT_TIME, InvalidEventsError))
         if len(self.balls) != _NBALLS[self.type] or not all(isinstance(b, str) for b in self.balls):
             raise InvalidEventsError(
-                f"{self.type} event needs {_NBALLS[self.type]} ball id(s) as strings, got {list(self.balls)}"
+                f"{self.type} event needs {_NBALLS[self.type]} ball id(s) as strings, got {brief(list(self.balls))}"
             )
         # A field that does not apply would be dropped or misread downstream.
         for name, value, types in (
@@ -67,20 +69,20 @@ class Event:
             ("from", self.from_, ("motion",)),
         ):
             if value is not None and self.type not in types:
-                raise InvalidEventsError(f"{self.type} event cannot have {name}={value!r}")
+                raise InvalidEventsError(f"{self.type} event cannot have {name}={brief(value)}")
         if self.type == "ball_ball" and self.balls[0] == self.balls[1]:
-            raise InvalidEventsError(f"ball_ball event with one ball twice: {list(self.balls)}")
+            raise InvalidEventsError(f"ball_ball event with one ball twice: {brief(list(self.balls))}")
         if self.type == "cushion" and self.cushion not in CUSHIONS:
-            raise InvalidEventsError(f"cushion event needs a cushion in {CUSHIONS}, got {self.cushion!r}")
+            raise InvalidEventsError(f"cushion event needs a cushion in {CUSHIONS}, got {brief(self.cushion)}")
         if self.type == "off_table" and self.cushion is not None and self.cushion not in CUSHIONS:
-            raise InvalidEventsError(f"off_table cushion must be one of {CUSHIONS}, got {self.cushion!r}")
+            raise InvalidEventsError(f"off_table cushion must be one of {CUSHIONS}, got {brief(self.cushion)}")
         if self.type == "pocket" and self.pocket not in POCKETS:
-            raise InvalidEventsError(f"pocket event needs a pocket in {POCKETS}, got {self.pocket!r}")
+            raise InvalidEventsError(f"pocket event needs a pocket in {POCKETS}, got {brief(self.pocket)}")
         if self.type == "centre_line" and self.to not in ("front", "rear"):
-            raise InvalidEventsError(f"centre_line event needs to='front' or 'rear', got {self.to!r}")
+            raise InvalidEventsError(f"centre_line event needs to='front' or 'rear', got {brief(self.to)}")
         if self.type == "motion" and (self.to not in MOTION_STATES or self.from_ not in MOTION_STATES):
             raise InvalidEventsError(
-                f"motion event needs from/to in {MOTION_STATES}, got {self.from_!r} -> {self.to!r}"
+                f"motion event needs from/to in {MOTION_STATES}, got {brief(self.from_)} -> {brief(self.to)}"
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -98,15 +100,15 @@ class Event:
     @classmethod
     def from_dict(cls, d: Any) -> Event:
         if not isinstance(d, dict):
-            raise InvalidEventsError(f"an event must be an object, got {d!r}")
+            raise InvalidEventsError(f"an event must be an object, got {brief(d)}")
         unknown = sorted(set(d) - {"t", "type", "balls", "cushion", "pocket", "to", "from"})
         if unknown:
-            raise InvalidEventsError(f"unknown key(s) in event {d!r}: {', '.join(unknown)}")
+            raise InvalidEventsError(f"unknown key(s) in event {brief(d)}: {', '.join(brief(k, 30) for k in unknown)}")
         for need in ("t", "type", "balls"):
             if need not in d:
-                raise InvalidEventsError(f"event {d!r} needs {need!r}")
+                raise InvalidEventsError(f"event {brief(d)} needs {need!r}")
         if not isinstance(d["balls"], list | tuple):
-            raise InvalidEventsError(f"event balls must be a list, got {d['balls']!r}")
+            raise InvalidEventsError(f"event balls must be a list, got {brief(d['balls'])}")
         return cls(
             t=d["t"],
             type=d["type"],
@@ -123,16 +125,14 @@ def events_to_json(events: Iterable[Event]) -> str:
 
 
 def events_from_json(text: str) -> list[Event]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidEventsError(f"event log is not valid JSON: {exc}") from None
-    return events_from_list(data)
+    return events_from_list(load_json(text, "event log", InvalidEventsError))
 
 
 def events_from_list(data: Any) -> list[Event]:
     if not isinstance(data, list):
         raise InvalidEventsError(f"an event log must be a JSON list, got {type(data).__name__}")
+    if len(data) > MAX_EVENTS:
+        raise InvalidEventsError(f"an event log holds at most {MAX_EVENTS} events, got {len(data)}")
     events = [Event.from_dict(d) for d in data]
     check_order(events)
     return events

@@ -1,5 +1,5 @@
 """Game: a frame of one variant - position, referee, whose turn, the pending
-decision, and the full history (DESIGN.md §2, §4).
+decision, and the full history (docs/design.md §2, §4).
 
 ``Game.play(shot)`` simulates the shot (the physics is imported lazily, or
 injected as ``simulate``) and judges it; ``Game.play_recorded`` judges a
@@ -7,15 +7,22 @@ given outcome (tests, the ``referee`` command, a scorer of a real match);
 ``Game.choose`` makes a decision. A game saves to JSON with its full history
 and loads by replaying it, so a saved game comes back in the same state.
 
-The lag for the break (RULES.md §4.1, item 7; seed 000 for five-ball) is an
+The lag for the break (docs/game_rules.md §4.1, item 7; seed 000 for five-ball) is an
 optional phase: with ``lag=True`` both players first play a lag shot (each
 simulated alone on an empty table, player 0 left of the long axis, player 1
 right of it); the winner then chooses ``break`` or ``make_opponent_break``.
 Without it the seed picks the breaker.
+
+Every frame ends (docs/rules.md, "How a frame ends"): a player reaches the
+target; the table is left with nothing to hit (the referee's ``settle``:
+the higher score wins, equal scores draw); or the frame reaches
+``MAX_SHOTS_PER_FRAME`` shots (lag shots included) without a winner and is
+a draw. A drawn frame is ``over`` with ``winner`` None.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +31,7 @@ from typing import Any
 
 from piramida.env.errors import IllegalShotError, PiramidaError
 from piramida.env.events import Event, check_order, events_from_list
+from piramida.env.inputs import brief, known_keys, load_json
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.rules import get_referee
 from piramida.env.rules import pyramid as P
@@ -33,6 +41,18 @@ from piramida.env.table import Table
 
 Simulator = Callable[[Position, Shot], tuple[Sequence[Event], Position]]
 SAVE_VERSION = 1
+
+#: The hard bound on shots in a frame (lag shots included): a frame that has
+#: not ended after this many is over, a draw (docs/rules.md, "How a frame
+#: ends"). Frames between the built-in agents take 10-110 shots.
+MAX_SHOTS_PER_FRAME = 1000
+
+
+class InvalidSaveError(PiramidaError):
+    """A saved game that cannot be read or replayed."""
+
+
+_SAVE_KEYS = ("piramida_game", "variant", "seed", "options", "lag", "initial", "history", "max_shots")
 
 
 class PhysicsUnavailableError(PiramidaError):
@@ -67,7 +87,13 @@ class Game:
         initial: Position,
         simulate: Simulator | None = None,
         table: Table | None = None,
+        max_shots: int | None = None,
     ) -> None:
+        self.max_shots = MAX_SHOTS_PER_FRAME if max_shots is None else int(max_shots)
+        if not 1 <= self.max_shots <= MAX_SHOTS_PER_FRAME:
+            raise PiramidaError(
+                f"max_shots must be from 1 to {MAX_SHOTS_PER_FRAME}, got {max_shots!r}"
+            )
         self.variant = variant
         self.seed = seed
         self.options = dict(options or {})
@@ -90,17 +116,19 @@ class Game:
         simulate: Simulator | None = None,
         table: Table | None = None,
         position: Position | None = None,
+        max_shots: int | None = None,
     ) -> Game:
         """A new frame: the start position of the variant (the rack is
         shuffled by ``seed`` where the variant allows), or ``position``. Without
-        the lag the seed picks who breaks."""
+        the lag the seed picks who breaks. ``max_shots`` lowers the frame's
+        bound on shots (``MAX_SHOTS_PER_FRAME``, the most allowed)."""
         t = table or Table.default()
         if position is None:
             position = Position.start(variant, seed=seed, table=t)
             first = random.Random(seed).randrange(2)
             if first == 1:
                 position = _swap_to(position, 1)
-        return cls(variant, seed, options, lag, position, simulate, t)
+        return cls(variant, seed, options, lag, position, simulate, t, max_shots)
 
     # ------------------------------------------------------------- state
     @property
@@ -133,6 +161,19 @@ class Game:
 
     def legal_choices(self) -> tuple[str, ...]:
         return self._state.next.choices if self._state.next.kind == "choice" else ()
+
+    @property
+    def shots(self) -> int:
+        """Shots played in the frame so far, lag shots included."""
+        return self._shots
+
+    def check_shot(self, shot: Shot) -> None:
+        """Raise ``IllegalShotError`` if ``play(shot)`` would refuse the shot
+        now (a lag shot during the lag, else the referee's check)."""
+        if self._state.next.kind == "lag":
+            self._check_lag_shot(self._lag_position(), shot)
+        else:
+            self.referee.check_shot(self._state, shot)
 
     # ------------------------------------------------------------- actions
     def play(self, shot: Shot, think_s: float | None = None) -> Ruling | None:
@@ -174,7 +215,7 @@ class Game:
         return self._state
 
     def report_foul(self, kind: str) -> Ruling:
-        """A foul the simulation cannot see (RULES.md §3: hands on balls, feet
+        """A foul the simulation cannot see (docs/game_rules.md §3: hands on balls, feet
         off the floor, interference...), reported on the most recent shot.
         The shot is judged again with it; decisions taken after that shot
         are dropped. ``kind == "shot_clock"`` records a shot-clock foul,
@@ -202,6 +243,7 @@ class Game:
         history, self.history, self.rulings = self.history, [], []
         self._lag_results: list[float | None] = []
         self._clock_used = [0, 0]
+        self._shots = 0
         if self.lag:
             self._state = State(self.initial, Next(0, "lag"), breaker=self.initial.to_move)
         else:
@@ -236,6 +278,9 @@ class Game:
             if isinstance(entry, dict):
                 entry["lag"] = True
             self._lag_shot(shot, events, after)
+            self._shots += 1
+            if self._shots >= self.max_shots:
+                self._state = self._drawn(self._state)
             return None
         self.referee.check_shot(self._state, shot)
         before = self._state.position
@@ -243,11 +288,27 @@ class Game:
         if self._clock_foul(before.to_move, entry.get("think_s")):
             extra.append("shot_clock")
         ruling = self.referee.judge(before, shot, events, after, extra, self._state)
+        self._shots += 1
+        if self._shots >= self.max_shots and not ruling.state.over:
+            drawn = self._drawn(ruling.state)
+            note = f"frame drawn: no winner after {self._shots} shots (the bound)"
+            ruling = dataclasses.replace(
+                ruling,
+                next=drawn.next,
+                winner=None,
+                penalty=f"{ruling.penalty}; {note}" if ruling.penalty else note,
+                state=drawn,
+            )
         self._state = ruling.state
         return ruling
 
+    @staticmethod
+    def _drawn(state: State) -> State:
+        """``state`` ended as a draw: over, no winner, nothing pending."""
+        return State(state.position, Next(None, "none"), None, None, True, state.fouls_charged, state.breaker)
+
     def _clock_foul(self, player: int, think_s: Any) -> bool:
-        """RULES.md §4.9: over the clock is a foul, unless a double extension
+        """docs/game_rules.md §4.9: over the clock is a foul, unless a double extension
         is left (one per player per frame by default)."""
         limit = float(self.referee.options["shot_clock_s"])
         if not limit or think_s is None or float(think_s) <= limit:
@@ -304,6 +365,8 @@ class Game:
         breaker = pend.chooser if choice == BREAK else pend.offender
         start = _swap_to(self.initial, breaker)
         st = self.referee.initial_state(start)
+        if st.over:  # a position given by hand that is already decided
+            return st
         return State(st.position, st.next, None, None, False, (0, 0), breaker)
 
     # ------------------------------------------------------------- save/load
@@ -316,7 +379,7 @@ class Game:
             "lag": self.lag,
             "initial": self.initial.to_dict(),
             "history": self.history,
-        }
+        } | ({} if self.max_shots == MAX_SHOTS_PER_FRAME else {"max_shots": self.max_shots})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -326,32 +389,55 @@ class Game:
 
     @classmethod
     def from_dict(cls, d: Any, simulate: Simulator | None = None, table: Table | None = None) -> Game:
+        """A saved game, replayed shot by shot: every entry is checked as it
+        would be when played, so a tampered history is refused, not loaded."""
         if not isinstance(d, dict) or d.get("piramida_game") != SAVE_VERSION:
-            raise PiramidaError("not a saved piramida game (missing 'piramida_game': 1)")
+            raise InvalidSaveError("not a saved piramida game (missing 'piramida_game': 1)")
+        known_keys(d, _SAVE_KEYS, "saved game", InvalidSaveError)
+        variant = d.get("variant")
+        if not isinstance(variant, str):
+            raise InvalidSaveError(f"saved game: 'variant' must be a variant name, got {brief(variant)}")
+        seed = d.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidSaveError(f"saved game: 'seed' must be an integer or null, got {brief(seed)}")
+        options = d.get("options") or {}
+        if not isinstance(options, dict):
+            raise InvalidSaveError(f"saved game: 'options' must be an object, got {brief(options)}")
+        max_shots = d.get("max_shots")
+        if max_shots is not None and (isinstance(max_shots, bool) or not isinstance(max_shots, int)):
+            raise InvalidSaveError(f"saved game: 'max_shots' must be an integer or null, got {brief(max_shots)}")
+        if "initial" not in d:
+            raise InvalidSaveError("saved game: 'initial' (the start position) is missing")
+        history = d.get("history", [])
+        if not isinstance(history, list) or not all(isinstance(e, dict) for e in history):
+            raise InvalidSaveError("saved game: 'history' must be a list of objects")
         t = table or Table.default()
         g = cls(
-            d["variant"],
-            d.get("seed"),
-            d.get("options") or {},
+            variant,
+            seed,
+            options,
             bool(d.get("lag")),
             Position.from_dict(d["initial"], t),
             simulate,
             t,
+            max_shots,
         )
-        history = d.get("history", [])
-        if not isinstance(history, list):
-            raise PiramidaError("saved game: 'history' must be a list")
         g.history = [dict(e) for e in history]
-        g._rebuild()
+        try:
+            g._rebuild()
+        except PiramidaError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise InvalidSaveError(f"saved game: a history entry is malformed ({type(exc).__name__}: {exc})") from None
         return g
 
     @classmethod
     def load(cls, path: str | Path, simulate: Simulator | None = None) -> Game:
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise PiramidaError(f"{path}: not valid JSON: {exc}") from None
-        return cls.from_dict(data, simulate)
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise InvalidSaveError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return cls.from_dict(load_json(raw, f"saved game {path}", InvalidSaveError), simulate)
 
 
 def _swap_to(position: Position, player: int) -> Position:

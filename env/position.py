@@ -3,7 +3,7 @@
 A Position is a small frozen value. It serialises two ways, both round-trip
 exactly (floats are written with ``repr``):
 
-JSON (the public interchange format, DESIGN.md §2)::
+JSON (the public interchange format, docs/design.md §2)::
 
     {"variant": "free", "balls": {"0": [x, y], ...}, "shelves": [[...], [...]],
      "score": [s0, s1], "owed": [n0, n1], "to_move": 0, "in_hand": null,
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from piramida.env.errors import InvalidPositionError, UnknownVariantError
+from piramida.env.inputs import brief, check_text, load_json, number
 from piramida.env.table import Table
 
 PYRAMID_VARIANTS: tuple[str, ...] = (
@@ -46,7 +47,7 @@ PYRAMID_IDS: tuple[str, ...] = tuple(str(i) for i in range(16))
 FIVE_BALL_IDS: tuple[str, ...] = ("w1", "w2", "r1", "r2", "y")
 COLOURED = "0"
 
-# RULES.md §2: classic pyramid fixed rack, apex to base.
+# docs/game_rules.md §2: classic pyramid fixed rack, apex to base.
 CLASSIC_RACK: tuple[tuple[str, ...], ...] = (
     ("4",),
     ("5", "6"),
@@ -56,11 +57,22 @@ CLASSIC_RACK: tuple[tuple[str, ...], ...] = (
 )
 
 _JSON_KEYS = ("variant", "balls", "shelves", "score", "owed", "to_move", "in_hand", "break")
+_TEXT_KEYS = _JSON_KEYS
+
+#: Scores a position may hold. Fouls may push a point game's score below
+#: zero (classic71 deducts up to 30 points a foul) and a frame may run to
+#: 1000 shots (env/game.py), so the bound is loose; a ball game's score is
+#: never negative.
+MAX_SCORE = 100_000
+POINT_VARIANTS: tuple[str, ...] = ("classic71", "five_ball")
+#: Penalty balls owed: a player who fouls with an empty shelf owes one more
+#: each time (offender_returns), at most one a shot of a 1000-shot frame.
+MAX_OWED = 1000
 
 
 def check_variant(variant: str) -> str:
     if variant not in VARIANTS:
-        raise UnknownVariantError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+        raise UnknownVariantError(f"unknown variant {brief(variant, 40)}; known: {', '.join(VARIANTS)}")
     return variant
 
 
@@ -78,7 +90,7 @@ def object_ball_ids(variant: str) -> tuple[str, ...]:
 
 def cue_ball_of(variant: str, player: int) -> str:
     """The ball a player strikes when it is not a free choice: the coloured
-    ball in pyramid, the player's own white in five-ball (RULES.md §5.7)."""
+    ball in pyramid, the player's own white in five-ball (docs/game_rules.md §5.7)."""
     if check_variant(variant) == "five_ball":
         return "w1" if player == 0 else "w2"
     return COLOURED
@@ -86,6 +98,11 @@ def cue_ball_of(variant: str, player: int) -> str:
 
 def _fmt(x: float) -> str:
     return repr(float(x))
+
+
+def _coord(x: float) -> str:
+    """A coordinate for a message: millimetres, or short when absurd."""
+    return f"{x:.4f}" if abs(x) < 1e6 else f"{x:.4g}"
 
 
 @dataclass(frozen=True)
@@ -104,11 +121,17 @@ class Position:
 
     # ------------------------------------------------------------ construction
     def __post_init__(self) -> None:
-        balls = tuple(sorted(((str(b), float(x), float(y)) for b, x, y in self.balls), key=_id_key))
+        try:
+            balls = tuple(sorted(((str(b), float(x), float(y)) for b, x, y in self.balls), key=_id_key))
+            shelves = (tuple(self.shelves[0]), tuple(self.shelves[1]))
+            score = (int(self.score[0]), int(self.score[1]))
+            owed = (int(self.owed[0]), int(self.owed[1]))
+        except (TypeError, ValueError, OverflowError, IndexError) as exc:
+            raise InvalidPositionError(f"position fields are malformed: {exc}") from None
         object.__setattr__(self, "balls", balls)
-        object.__setattr__(self, "shelves", (tuple(self.shelves[0]), tuple(self.shelves[1])))
-        object.__setattr__(self, "score", (int(self.score[0]), int(self.score[1])))
-        object.__setattr__(self, "owed", (int(self.owed[0]), int(self.owed[1])))
+        object.__setattr__(self, "shelves", shelves)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "owed", owed)
         self._validate()
 
     def moved(self, balls: tuple[tuple[str, float, float], ...]) -> Position:
@@ -154,7 +177,7 @@ class Position:
             if not (math.isfinite(x) and math.isfinite(y)):
                 self._fail(f"ball {b} has a non-finite coordinate ({x}, {y})")
             if not t.on_surface(x, y):
-                self._fail(f"ball {b} at ({x:.4f}, {y:.4f}) is off the playing surface")
+                self._fail(f"ball {b} at ({_coord(x)}, {_coord(y)}) is off the playing surface")
         for i, shelf in enumerate(self.shelves):
             for b in shelf:
                 if b not in known:
@@ -170,8 +193,11 @@ class Position:
             cue = cue_ball_of(self.variant, self.to_move)
             if cue in seen:
                 self._fail(f"ball {cue} is in hand but also on the table or a shelf")
-        if any(n < 0 for n in self.owed):
-            self._fail(f"owed penalty balls must be >= 0, got {list(self.owed)}")
+        if any(not 0 <= n <= MAX_OWED for n in self.owed):
+            self._fail(f"owed penalty balls must be in [0, {MAX_OWED}], got {list(self.owed)}")
+        lo = -MAX_SCORE if self.variant in POINT_VARIANTS else 0
+        if any(not lo <= n <= MAX_SCORE for n in self.score):
+            self._fail(f"scores in {self.variant} must be in [{lo}, {MAX_SCORE}], got {list(self.score)}")
         # Overlaps: touching within float error is allowed (the rack touches).
         n = len(self.balls)
         tol = 1e-9
@@ -239,40 +265,43 @@ class Position:
             raise InvalidPositionError(f"position JSON must be an object, got {type(d).__name__}")
         unknown = sorted(set(d) - set(_JSON_KEYS))
         if unknown:
-            raise InvalidPositionError(f"unknown key(s) in position JSON: {', '.join(unknown)}")
+            raise InvalidPositionError(
+                f"unknown key(s) in position JSON: {', '.join(brief(k, 30) for k in unknown)} "
+                f"(known: {', '.join(_JSON_KEYS)})"
+            )
         if "variant" not in d:
             raise InvalidPositionError("position JSON needs a 'variant'")
         variant = d["variant"]
         if not isinstance(variant, str):
-            raise InvalidPositionError(f"variant must be a string, got {variant!r}")
+            raise InvalidPositionError(f"variant must be a string, got {brief(variant)}")
         balls_in = d.get("balls", {})
         if not isinstance(balls_in, dict):
             raise InvalidPositionError("'balls' must be an object of id -> [x, y]")
         balls: list[tuple[str, float, float]] = []
         for b, xy in balls_in.items():
-            if (
-                not isinstance(xy, list | tuple)
-                or len(xy) != 2
-                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in xy)
-            ):
-                raise InvalidPositionError(f"ball {b!r}: coordinates must be [x, y] numbers, got {xy!r}")
-            balls.append((b, float(xy[0]), float(xy[1])))
+            if not isinstance(xy, list | tuple) or len(xy) != 2:
+                raise InvalidPositionError(f"ball {brief(b, 20)}: coordinates must be [x, y] numbers, got {brief(xy)}")
+            x = number(xy[0], f"ball {brief(b, 20)} x", error=InvalidPositionError)
+            y = number(xy[1], f"ball {brief(b, 20)} y", error=InvalidPositionError)
+            balls.append((b, x, y))
         shelves = d.get("shelves", [[], []])
         if (
             not isinstance(shelves, list | tuple)
             or len(shelves) != 2
             or not all(isinstance(s, list | tuple) and all(isinstance(b, str) for b in s) for s in shelves)
         ):
-            raise InvalidPositionError(f"'shelves' must be two lists of ball ids (strings), got {shelves!r}")
+            raise InvalidPositionError(f"'shelves' must be two lists of ball ids (strings), got {brief(shelves)}")
         score = _pair(d.get("score", [0, 0]), "score")
         owed = _pair(d.get("owed", [0, 0]), "owed")
         to_move = d.get("to_move", 0)
-        if to_move not in (0, 1) or isinstance(to_move, bool):
-            raise InvalidPositionError(f"'to_move' must be 0 or 1, got {to_move!r}")
+        if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in (0, 1):
+            raise InvalidPositionError(f"'to_move' must be 0 or 1, got {brief(to_move)}")
         in_hand = d.get("in_hand")
+        if in_hand is not None and not isinstance(in_hand, str):
+            raise InvalidPositionError(f"'in_hand' must be null or one of {', '.join(IN_HAND)}, got {brief(in_hand)}")
         brk = d.get("break", False)
         if not isinstance(brk, bool):
-            raise InvalidPositionError(f"'break' must be true or false, got {brk!r}")
+            raise InvalidPositionError(f"'break' must be true or false, got {brief(brk)}")
         kw: dict[str, Any] = {}
         if table is not None:
             kw["table"] = table
@@ -290,11 +319,7 @@ class Position:
 
     @classmethod
     def from_json(cls, text: str, table: Table | None = None) -> Position:
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidPositionError(f"position is not valid JSON: {exc}") from None
-        return cls.from_dict(d, table)
+        return cls.from_dict(load_json(text, "position", InvalidPositionError), table)
 
     # -------------------------------------------------------------------- text
     def _text_unchecked(self) -> str:
@@ -314,17 +339,21 @@ class Position:
 
     @classmethod
     def from_text(cls, text: str, table: Table | None = None) -> Position:
+        text = check_text(text, "position text", InvalidPositionError)
         fields: dict[str, str] = {}
         for tok in text.split():
             if "=" not in tok:
-                raise InvalidPositionError(f"position text: expected key=value, got {tok!r}")
+                raise InvalidPositionError(f"position text: expected key=value, got {brief(tok)}")
             k, v = tok.split("=", 1)
             if k in fields:
-                raise InvalidPositionError(f"position text: key {k!r} given twice")
+                raise InvalidPositionError(f"position text: key {brief(k, 30)} given twice")
             fields[k] = v
-        unknown = sorted(set(fields) - {"variant", "balls", "shelves", "score", "owed", "to_move", "in_hand", "break"})
+        unknown = sorted(set(fields) - set(_TEXT_KEYS))
         if unknown:
-            raise InvalidPositionError(f"position text: unknown key(s) {', '.join(unknown)}")
+            raise InvalidPositionError(
+                f"position text: unknown key(s) {', '.join(brief(k, 30) for k in unknown)} "
+                f"(known: {', '.join(_TEXT_KEYS)})"
+            )
         if "variant" not in fields:
             raise InvalidPositionError("position text needs variant=NAME")
         d: dict[str, Any] = {"variant": fields["variant"]}
@@ -335,7 +364,7 @@ class Position:
                     b, xy = item.split(":")
                     x, y = xy.split(",")
                     if b in balls:
-                        raise InvalidPositionError(f"duplicate ball id {b!r}")
+                        raise InvalidPositionError(f"duplicate ball id {brief(b, 20)}")
                     balls[b] = [float(x), float(y)]
                 d["balls"] = balls
             if "shelves" in fields:
@@ -358,26 +387,26 @@ class Position:
         except InvalidPositionError:
             raise
         except ValueError as exc:
-            raise InvalidPositionError(f"position text is malformed ({exc}): {text!r}") from None
+            raise InvalidPositionError(f"position text is malformed ({brief(str(exc), 80)}): {brief(text, 120)}") from None
         return cls.from_dict(d, table)
 
     @classmethod
     def parse(cls, text: str, table: Table | None = None) -> Position:
-        """JSON if it starts with '{', else the text form."""
-        s = text.strip()
-        if s.startswith("{"):
+        """JSON if it starts with '{' (or '[', refused), else the text form."""
+        s = check_text(text, "position", InvalidPositionError).strip()
+        if s.startswith(("{", "[")):  # a JSON list is refused as JSON, not as text
             return cls.from_json(s, table)
         return cls.from_text(s, table)
 
     # -------------------------------------------------------------------- start
     @classmethod
     def start(cls, variant: str, seed: int | None = 0, table: Table | None = None) -> Position:
-        """The start position of a frame (RULES.md §2, §5.7).
+        """The start position of a frame (docs/game_rules.md §2, §5.7).
 
         Pyramid games: the rack of item 8, coloured ball in hand in the house,
         the break to come. Classic pyramid uses the fixed numbered order; the
         others a seeded shuffle. Five-ball: r1 on the front spot, y on the
-        centre spot, r2 on the rear spot, w1 in hand in the house (RULES.md
+        centre spot, r2 on the rear spot, w1 in hand in the house (docs/game_rules.md
         §5.7 interpretation: the start spots).
         """
         check_variant(variant)
@@ -401,7 +430,7 @@ def _pair(v: Any, name: str) -> tuple[int, int]:
         or len(v) != 2
         or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
     ):
-        raise InvalidPositionError(f"'{name}' must be two integers, got {v!r}")
+        raise InvalidPositionError(f"'{name}' must be two integers, got {brief(v)}")
     return (v[0], v[1])
 
 
@@ -423,12 +452,12 @@ def triangle_slots(table: Table) -> list[list[tuple[float, float]]]:
 
 
 def rack_spots(table: Table, n: int) -> list[tuple[float, float]]:
-    """Spots for racking ``n`` balls (RULES.md §2, item 8 note).
+    """Spots for racking ``n`` balls (docs/game_rules.md §2, item 8 note).
 
     Full rows are filled from the apex; the remaining balls go into the next
     row from the middle outward, symmetric about the long axis. When the
     remainder cannot be symmetric in that row (its parity differs from the
-    row's), the apex ball is moved into that row too (RULES.md §2: "if
+    row's), the apex ball is moved into that row too (docs/game_rules.md §2: "if
     symmetry needs it, move the apex ball into the base row"); the other balls
     keep their triangle slots, so the apex spot is then empty.
     """

@@ -1,7 +1,7 @@
 """Pictures of a position: PNG/SVG files, RGB arrays and a text picture.
 
 The table is drawn horizontally, seen from above with the house end on the
-left: table x (across, RULES.md §1) becomes the picture's vertical axis with
+left: table x (across, docs/game_rules.md §1) becomes the picture's vertical axis with
 the left cushion (x = 0) at the top, table y (along) the horizontal axis with
 the front cushion (y = 0) on the left. That is the table turned a quarter
 turn clockwise from the player's view at the house end, so left and right
@@ -10,7 +10,7 @@ pockets keep their names (``fl``, ``ml``, ``rl`` along the top edge).
 Everything is drawn in metres from the geometry of ``Table`` (cushion
 segments, jaw circles, facings, capture lines), so the picture shows exactly
 what the physics and the rules use. matplotlib is imported inside the
-functions (DESIGN.md §1: ``env`` needs only numpy at import) and only through
+functions (docs/design.md §1: ``env`` needs only numpy at import) and only through
 its object API with the Agg canvas, never pyplot, so rendering is safe in
 worker processes and leaves no global figure state.
 
@@ -53,7 +53,7 @@ HOLE = "#0b0b0b"
 MARKING = "#d9efe2"
 COLOURED_BALL = "#e8571e"
 
-# Five-ball colours (RULES.md §5.7): w2 is the white with a dot.
+# Five-ball colours (docs/game_rules.md §5.7): w2 is the white with a dot.
 _BALL_FACE: dict[str, str] = {
     "w1": "#fbfbf4",
     "w2": "#fbfbf4",
@@ -258,7 +258,7 @@ def _draw_ball(
     face, ink, label = ball_style(ball)
     ax.add_patch(Circle(at, r, facecolor=face, edgecolor="#222222", linewidth=0.6, zorder=zorder))
     if ball == "w2":
-        # The second white carries a dot (RULES.md §5.7 players tell them apart).
+        # The second white carries a dot (docs/game_rules.md §5.7 players tell them apart).
         ax.add_patch(
             Circle(
                 (at[0], at[1] + r * 0.55),

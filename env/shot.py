@@ -1,4 +1,4 @@
-"""Shot: one stroke of the cue (RULES.md §3, DESIGN.md §2).
+"""Shot: one stroke of the cue (docs/game_rules.md §3, docs/design.md §2).
 
 Text form (round-trips exactly; floats use ``repr``)::
 
@@ -19,10 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from piramida.env.errors import InvalidShotError
+from piramida.env.inputs import brief, check_text, load_json, number
 from piramida.env.table import POCKETS
 
 # Limits a demanding user would expect from a real cue.
 MAX_SPEED = 12.0  # m/s: a hard break is ~9 m/s.
+MIN_SPEED = 0.01  # m/s: slower moves the ball less than a millimetre; noise never goes below it.
+MAX_PHI = 3600.0  # |phi| in degrees: ten turns; beyond that a float loses the aim's precision.
+MAX_PLACE = 100.0  # |x|, |y| of a placement in metres: off any table, but still arithmetic.
 MISCUE_LIMIT = 0.6  # tip offset sqrt(a^2 + b^2) in ball radii beyond which the tip slips.
 MAX_THETA = 60.0  # degrees: steeper is a masse the physics does not model.
 
@@ -37,7 +41,7 @@ def _num(x: float) -> str:
 def _check_id(what: str, value: Any) -> None:
     # Ids go into the text form unquoted, so separators would not round-trip.
     if not isinstance(value, str) or not value or any(c in value for c in " \t\n=:,"):
-        raise InvalidShotError(f"{what} must be a ball id, got {value!r}")
+        raise InvalidShotError(f"{what} must be a ball id, got {brief(value, 30)}")
 
 
 @dataclass(frozen=True)
@@ -57,15 +61,15 @@ class Shot:
 
     def __post_init__(self) -> None:
         for name in ("phi", "v", "a", "b", "theta"):
-            val = getattr(self, name)
-            if isinstance(val, bool) or not isinstance(val, int | float):
-                raise InvalidShotError(f"shot {name} must be a number, got {val!r}")
-            object.__setattr__(self, name, float(val))
-            if not math.isfinite(float(val)):
-                raise InvalidShotError(f"shot {name} must be finite, got {val!r}")
+            val = number(getattr(self, name), f"shot {name}", error=InvalidShotError)
+            object.__setattr__(self, name, val)
         _check_id("shot ball", self.ball)
-        if not 0 < self.v <= MAX_SPEED:
-            raise InvalidShotError(f"shot speed v must be in (0, {MAX_SPEED}] m/s, got {self.v}")
+        if not abs(self.phi) <= MAX_PHI:
+            raise InvalidShotError(
+                f"shot direction phi must be in [-{MAX_PHI:g}, {MAX_PHI:g}] degrees, got {self.phi:.10g}"
+            )
+        if not MIN_SPEED <= self.v <= MAX_SPEED:
+            raise InvalidShotError(f"shot speed v must be in [{MIN_SPEED}, {MAX_SPEED}] m/s, got {self.v:.10g}")
         if math.hypot(self.a, self.b) > MISCUE_LIMIT + 1e-12:
             raise InvalidShotError(
                 f"tip offset (a={self.a}, b={self.b}) is outside the miscue limit "
@@ -74,19 +78,23 @@ class Shot:
         if not 0 <= self.theta <= MAX_THETA:
             raise InvalidShotError(f"cue elevation theta must be in [0, {MAX_THETA}] degrees, got {self.theta}")
         if self.place is not None:
-            try:
-                px, py = (float(self.place[0]), float(self.place[1]))
-            except (TypeError, ValueError, IndexError):
-                raise InvalidShotError(f"place must be (x, y), got {self.place!r}") from None
-            if not (math.isfinite(px) and math.isfinite(py)) or len(self.place) != 2:
-                raise InvalidShotError(f"place must be two finite numbers, got {self.place!r}")
+            if not isinstance(self.place, tuple | list) or len(self.place) != 2:
+                raise InvalidShotError(f"place must be (x, y), got {brief(self.place)}")
+            px, py = (
+                number(c, f"place {n}", -MAX_PLACE, MAX_PLACE, InvalidShotError)
+                for c, n in zip(self.place, "xy", strict=True)
+            )
             object.__setattr__(self, "place", (px, py))
         if self.call is not None:
-            if len(self.call) != 2 or not all(isinstance(c, str) for c in self.call):
-                raise InvalidShotError(f"call must be (ball, pocket), got {self.call!r}")
+            if (
+                not isinstance(self.call, tuple | list)
+                or len(self.call) != 2
+                or not all(isinstance(c, str) for c in self.call)
+            ):
+                raise InvalidShotError(f"call must be (ball, pocket), got {brief(self.call)}")
             _check_id("called ball", self.call[0])
             if self.call[1] not in POCKETS:
-                raise InvalidShotError(f"called pocket {self.call[1]!r} is not one of {', '.join(POCKETS)}")
+                raise InvalidShotError(f"called pocket {brief(self.call[1], 20)} is not one of {', '.join(POCKETS)}")
             object.__setattr__(self, "call", (self.call[0], self.call[1]))
         if self.declare_frozen is not None:
             _check_id("declare_frozen", self.declare_frozen)
@@ -114,19 +122,20 @@ class Shot:
 
     @classmethod
     def from_text(cls, text: str) -> Shot:
+        text = check_text(text, "shot text", InvalidShotError)
         fields: dict[str, str] = {}
         for tok in text.split():
             if "=" not in tok:
-                raise InvalidShotError(f"shot text: expected key=value, got {tok!r} in {text!r}")
+                raise InvalidShotError(f"shot text: expected key=value, got {brief(tok, 40)} in {brief(text)}")
             k, v = tok.split("=", 1)
             if k not in _KEYS:
-                raise InvalidShotError(f"shot text: unknown key {k!r} (known: {', '.join(_KEYS)})")
+                raise InvalidShotError(f"shot text: unknown key {brief(k, 30)} (known: {', '.join(_KEYS)})")
             if k in fields:
-                raise InvalidShotError(f"shot text: key {k!r} given twice")
+                raise InvalidShotError(f"shot text: key {brief(k, 30)} given twice")
             fields[k] = v
         for need in ("ball", "phi", "v"):
             if need not in fields:
-                raise InvalidShotError(f"shot text needs {need}=...: {text!r}")
+                raise InvalidShotError(f"shot text needs {need}=...: {brief(text)}")
         kw: dict[str, Any] = {"ball": fields["ball"]}
         try:
             for k in ("phi", "v", "a", "b", "theta"):
@@ -139,7 +148,7 @@ class Shot:
                 cb, cp = fields["call"].split(":")
                 kw["call"] = (cb, cp)
         except ValueError:
-            raise InvalidShotError(f"shot text is malformed: {text!r}") from None
+            raise InvalidShotError(f"shot text is malformed: {brief(text)}") from None
         if "declare_frozen" in fields:
             kw["declare_frozen"] = fields["declare_frozen"]
         return cls(**kw)
@@ -167,33 +176,31 @@ class Shot:
             raise InvalidShotError(f"shot JSON must be an object, got {type(d).__name__}")
         unknown = sorted(set(d) - set(_KEYS))
         if unknown:
-            raise InvalidShotError(f"unknown key(s) in shot JSON: {', '.join(unknown)}")
+            raise InvalidShotError(
+                f"unknown key(s) in shot JSON: {', '.join(brief(k, 30) for k in unknown)} (known: {', '.join(_KEYS)})"
+            )
         for need in ("ball", "phi", "v"):
             if need not in d:
                 raise InvalidShotError(f"shot JSON needs {need!r}")
         kw = dict(d)
         if kw.get("place") is not None:
             if not isinstance(kw["place"], list | tuple) or len(kw["place"]) != 2:
-                raise InvalidShotError(f"place must be [x, y], got {kw['place']!r}")
+                raise InvalidShotError(f"place must be [x, y], got {brief(kw['place'])}")
             kw["place"] = tuple(kw["place"])
         if kw.get("call") is not None:
             if not isinstance(kw["call"], list | tuple) or len(kw["call"]) != 2:
-                raise InvalidShotError(f"call must be [ball, pocket], got {kw['call']!r}")
+                raise InvalidShotError(f"call must be [ball, pocket], got {brief(kw['call'])}")
             kw["call"] = tuple(kw["call"])
         return cls(**kw)
 
     @classmethod
     def from_json(cls, text: str) -> Shot:
-        try:
-            d = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidShotError(f"shot is not valid JSON: {exc}") from None
-        return cls.from_dict(d)
+        return cls.from_dict(load_json(text, "shot", InvalidShotError))
 
     @classmethod
     def parse(cls, text: str) -> Shot:
-        s = text.strip()
-        return cls.from_json(s) if s.startswith("{") else cls.from_text(s)
+        s = check_text(text, "shot", InvalidShotError).strip()
+        return cls.from_json(s) if s.startswith(("{", "[")) else cls.from_text(s)
 
     # ---------------------------------------------------------------- geometry
     @property

@@ -1,6 +1,6 @@
-"""Table geometry and constants, read from ``configs/tables/*.toml`` (RULES.md §1).
+"""Table geometry and constants, read from ``configs/tables/*.toml`` (docs/game_rules.md §1).
 
-The frame is RULES.md §1: metres, origin at the left corner of the house end,
+The frame is docs/game_rules.md §1: metres, origin at the left corner of the house end,
 x across the table (0..width), y along it (0..length), y = 0 the front
 cushion. Geometry is derived once here so that the physics, the rules and the
 drawing all agree on where a cushion ends and a pocket begins.
@@ -111,6 +111,15 @@ class Physics:
     e_cue: float
     cushion_model: str
     launch_speed: float
+    # Optional keys (defaults below when a table file omits them).
+    # Ball-ball friction: "constant" (mu_ball) or "alciatore", the fit
+    # mu(v) = a + b exp(-c v) of TP A-14, v the contact's slip speed in m/s.
+    ball_friction_model: str = "alciatore"
+    mu_ball_a: float = 9.951e-3
+    mu_ball_b: float = 0.108
+    mu_ball_c: float = 1.088
+    # Squirt: the cue's effective end mass (kg, Alciatore TP A-31); 0 = none.
+    cue_end_mass: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -174,7 +183,7 @@ class Table:
     @property
     def rear_line(self) -> float:
         """y of the line through the rear spot; beyond it is the temporary
-        rear house of item 21 (RULES.md §5.2)."""
+        rear house of item 21 (docs/game_rules.md §5.2)."""
         return 3 * self.length / 4
 
     @property
@@ -184,11 +193,11 @@ class Table:
 
     def in_house(self, x: float, y: float) -> bool:
         """Strictly inside the house: a ball on the house line is outside it
-        (RULES.md §1, item 1.4: a ball on a line is on the far side)."""
+        (docs/game_rules.md §1, item 1.4: a ball on a line is on the far side)."""
         return y < self.house_line
 
     def in_rear_house(self, x: float, y: float) -> bool:
-        """Strictly beyond the rear line (RULES.md §5.2 temporary house)."""
+        """Strictly beyond the rear line (docs/game_rules.md §5.2 temporary house)."""
         return y > self.rear_line
 
     # ---------------------------------------------------------------- geometry
@@ -293,6 +302,11 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
     ),
 }
 CUSHION_MODELS = ("han2005", "mathavan2010")
+BALL_FRICTION_MODELS = ("constant", "alciatore")
+#: Optional [physics] keys: a missing one takes the Physics default; a
+#: number here may be zero (a + b exp(-c v) with b = 0 is a constant; no end
+#: mass switches squirt off).
+_OPTIONAL_PHYSICS: tuple[str, ...] = ("ball_friction_model", "mu_ball_a", "mu_ball_b", "mu_ball_c", "cue_end_mass")
 
 
 def _resolve(name_or_path: str) -> Path:
@@ -357,7 +371,24 @@ def table_from_dict(data: dict[str, Any], source: str = "<inline>") -> Table:
             )
     if vals["table.width"] < 8 * r or vals["table.length"] < 2 * vals["table.width"] * 0.9:
         raise InvalidTableError(f"{source}: [table] length/width are not a pyramid table's")
-    phys = Physics(**{k: vals[f"physics.{k}"] for k in _REQUIRED["physics"]})
+    opt: dict[str, Any] = {}
+    for key in _OPTIONAL_PHYSICS:
+        if key not in data["physics"]:
+            continue
+        value = data["physics"][key]
+        if key == "ball_friction_model":
+            if value not in BALL_FRICTION_MODELS:
+                raise InvalidTableError(
+                    f"{source}: [physics] ball_friction_model must be one of {BALL_FRICTION_MODELS}, got {value!r}"
+                )
+        else:
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+                raise InvalidTableError(
+                    f"{source}: [physics] {key} must be a finite number >= 0, got {value!r}"
+                )
+            value = float(value)
+        opt[key] = value
+    phys = Physics(**{k: vals[f"physics.{k}"] for k in _REQUIRED["physics"]}, **opt)
     return Table(
         name=vals["table.name"],
         length=vals["table.length"],

@@ -1,4 +1,4 @@
-"""GameView: what a player sees when asked to act (DESIGN.md §6).
+"""GameView: what a player sees when asked to act (docs/design.md §6).
 
 It lives in ``env`` so that both the agents and the environments' opponents
 use the one definition (``env`` may not import ``agents``).

@@ -1,1 +1,1 @@
-"""piramida.eval: matches, tournaments, ratings, statistics (DESIGN.md §7)."""
+"""piramida.eval: matches, tournaments, ratings, statistics (docs/design.md §7)."""

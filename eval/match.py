@@ -1,14 +1,17 @@
-"""The match runner: duplicate games between two agents (DESIGN.md §7).
+"""The match runner: duplicate games between two agents (docs/design.md §7).
 
-Games come in duplicate pairs (REFERENCES.md, "Evaluation"): games 2k and
+Games come in duplicate pairs (docs/references.md, "Evaluation"): games 2k and
 2k+1 use the same rack (the same ``Game.new`` seed, so the same seat breaks)
 and the same execution-noise streams, with the agents' seats swapped. A
 noise stream is keyed by (match seed, pair, seat, shot number of that seat
 in the frame), so the agent in seat s gets the same stroke errors in both
 games of a pair, and no stream is reused by another match seed or pair.
 
-Frames that reach ``max_shots`` without a winner (and frames the rules end
-without one) are draws: half a win each, reported separately.
+Frames that reach ``max_shots`` without a winner, and frames the rules end
+without one (a drawn frame: ``Game.over`` with ``winner`` None - an empty
+table at equal scores, or ``MAX_SHOTS_PER_FRAME``), are draws: half a win
+each, reported separately. With the option ``lag`` the lag shots count as
+shots of the frame.
 
 Statistics per agent: wins with a 95% Wilson interval (``eval.stats``),
 balls per visit (balls scored on its own legal shots over its visits to the
@@ -25,15 +28,18 @@ from typing import Any
 
 import numpy as np
 
-from piramida.agents import make_agent
 from piramida.agents.base import GameView
-from piramida.agents.random_agent import random_shot
+from piramida.agents.random_agent import random_lag_shot, random_shot
+from piramida.agents.specs import parse_spec
 from piramida.env.errors import PiramidaError
 from piramida.env.game import Game
+from piramida.env.inputs import brief
 from piramida.env.physics import Noise, load_noise, simulate
 from piramida.env.position import VARIANTS, Position
 from piramida.env.shot import Shot
+from piramida.eval.pairs import PairStats, pair_score, pair_stats, pentanomial
 from piramida.eval.stats import wilson_interval
+from piramida.eval.version import code_version
 
 DEFAULT_MAX_SHOTS = 300
 
@@ -124,7 +130,16 @@ class MatchResult:
             return None
         return sum(1.0 if f.winner == i else 0.5 if f.winner is None else 0.0 for f in broke) / len(broke)
 
-    def to_dict(self) -> dict[str, Any]:
+    def pair_stats(self) -> PairStats:
+        """Agent 0's statistics with the duplicate pair as the unit
+        (eval/pairs.py); an unfinished pair does not count."""
+        by_pair: dict[int, list[float]] = {}
+        for f in self.frames:
+            by_pair.setdefault(f.pair, []).append(1.0 if f.winner == 0 else 0.5 if f.winner is None else 0.0)
+        return pair_stats(pentanomial(pair_score(*g) for g in by_pair.values() if len(g) == 2))
+
+    def to_dict(self, frames: bool = False) -> dict[str, Any]:
+        """The summary; with ``frames``, every frame's record too."""
         n = self.games
         wins = self.wins
         return {
@@ -146,7 +161,9 @@ class MatchResult:
             "mean_shots": (sum(f.shots for f in self.frames) / n) if n else 0.0,
             "refused_actions": [self._total("refused", i) for i in (0, 1)],
             "max_shots": self.max_shots,
-        }
+            "pairs": self.pair_stats().to_dict(),
+            "version": code_version(),
+        } | ({"frames": [f.to_dict() for f in self.frames]} if frames else {})
 
     def summary(self) -> str:
         d = self.to_dict()
@@ -157,7 +174,7 @@ class MatchResult:
         a, b = self.agents
         w = max(len(a), len(b), 6)
         lines = [
-            f"{self.variant}: {a} vs {b}, {d['games']} games ({(d['games'] + 1) // 2} duplicate pairs), "
+            f"{self.variant}: {a} vs {b}, {d['games']} games ({d['games'] // 2} duplicate pairs), "
             f"seed {self.seed}, noise {self.noise or 'none'}",
             f"  {'agent':<{w}}  {'wins':>6}  {'rate':>6}  {'95% CI':>15}  {'balls/visit':>11}  "
             f"{'fouls/frame':>11}  {'break legal':>11}  {'break pots':>10}  {'won breaking':>12}  {'pot rate':>8}",
@@ -174,6 +191,14 @@ class MatchResult:
             f"  draws (no winner within {self.max_shots} shots): {d['draws']}; "
             f"mean shots per frame: {d['mean_shots']:.1f}"
         )
+        ps = self.pair_stats()
+        if ps.pairs:
+            elo_lo, elo_hi = (fmt(x, "+.0f") for x in (d["pairs"]["elo_ci95"]))
+            lines.append(
+                f"  pairs (the statistical unit): {ps.pairs}, pentanomial {list(ps.counts)}; {a} scores "
+                f"{ps.score:.3f} a pair [{ps.score_ci[0]:.3f}, {ps.score_ci[1]:.3f}], "
+                f"Elo {fmt(d['pairs']['elo'], '+.0f')} [{elo_lo}, {elo_hi}], LOS {ps.los:.3f}"
+            )
         if any(d["refused_actions"]):
             lines.append(
                 f"  actions the referee refused (replaced by a random legal one): {d['refused_actions']}"
@@ -182,15 +207,12 @@ class MatchResult:
 
 
 def check_match(variant: str, agents: Sequence[str], games: int) -> None:
-    from piramida.agents import AGENTS
-
     if variant not in VARIANTS:
-        raise MatchError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+        raise MatchError(f"unknown variant {brief(variant, 40)}; known: {', '.join(VARIANTS)}")
     if len(agents) != 2:
-        raise MatchError(f"a match needs two agents, got {len(agents)}: {','.join(agents)!r}")
+        raise MatchError(f"a match needs two agents, got {len(agents)}: {brief(','.join(agents), 60)}")
     for a in agents:
-        if a not in AGENTS:
-            raise MatchError(f"unknown agent {a!r}; known: {', '.join(sorted(AGENTS))}")
+        parse_spec(a)  # unknown agents and keys: one line listing the known ones
     if games < 1:
         raise MatchError(f"--games must be at least 1, got {games}")
 
@@ -252,32 +274,30 @@ def play_frame(
             game.choose(action)
             continue
         try:
-            game.referee.check_shot(game.state, action)
+            game.check_shot(action)  # the lag's own check during the lag
         except PiramidaError:
             rec.refused[who] += 1
             import random as _random
 
-            action = random_shot(
-                variant,
-                view.position,
-                view.in_hand,
-                view.cue_balls,
-                _random.Random(int(fallback_rng.integers(1 << 62))),
-            )
-        was_break = view.position.is_break
+            rng = _random.Random(int(fallback_rng.integers(1 << 62)))
+            if view.kind == "lag":
+                action = random_lag_shot(variant, seat, view.position.table, rng)
+            else:
+                action = random_shot(variant, view.position, view.in_hand, view.cue_balls, rng)
+        was_break = view.kind == "shot" and view.position.is_break
         current["seat"] = seat
         ruling = game.play(action)
         rec.shots += 1
+        if ruling is None:
+            continue  # a lag shot: not a visit to the table
         if seat != last_shooter:
             rec.visits[who] += 1
             last_shooter = seat
-        if ruling is None:
-            continue
         scored = len(ruling.scored.get(seat, ())) if ruling.legal else 0
         pend = getattr(ruling.state, "pending", None)
         if ruling.legal and pend is not None:
             # The ball a свояк earns in the one-cue-ball pyramids is taken
-            # from the table after the shot (RULES.md §5.2): it is the
+            # from the table after the shot (docs/game_rules.md §5.2): it is the
             # shot's ball all the same.
             scored += pend.balls_owed()[seat]
         rec.balls[who] += scored
@@ -320,7 +340,7 @@ def run_match(
     check_match(variant, agents, games)
     nz = None if noise in (None, "none") else load_noise(noise)
     kws = list(agent_kwargs or ({}, {}))
-    players = [make_agent(a, **kws[i]) for i, a in enumerate(agents)]
+    players = [parse_spec(a).build(kws[i]) for i, a in enumerate(agents)]
     frames: list[FrameRecord] = []
     bar: Any = None
     if progress:

@@ -3,7 +3,7 @@
 Wilson score interval (Wilson 1927) for a binomial proportion: better than
 the normal approximation near 0 or 1 and for small samples, which is where
 agent comparisons usually live. Elo difference from a win rate by the
-logistic model: D = -400 log10(1/p - 1) (REFERENCES.md: 55% -> +35,
+logistic model: D = -400 log10(1/p - 1) (docs/references.md: 55% -> +35,
 60% -> +70, 75% -> +191).
 """
 
@@ -57,7 +57,7 @@ def elo_interval(wins: float, games: int, confidence: float = 0.95) -> tuple[flo
 
 def games_to_detect(p1: float, p0: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
     """Games needed for a two-sided test at level ``alpha`` to tell win rate
-    p1 from p0 with the given power (normal approximation). REFERENCES.md:
+    p1 from p0 with the given power (normal approximation). docs/references.md:
     55% vs 50% ~785; 60% ~197."""
     if not (0 < p0 < 1 and 0 < p1 < 1) or p1 == p0:
         raise ValueError("need 0 < p0, p1 < 1 and p1 != p0")

@@ -134,5 +134,5 @@ def test_real_process_prints_no_traceback() -> None:
         timeout=120,
     )
     assert out.returncode == 2
-    assert out.stderr.startswith("error:") and "non-finite" in out.stderr
+    assert out.stderr.startswith("error:") and "must be finite" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr

@@ -1,4 +1,4 @@
-"""Dependency direction (DESIGN.md §1): ``piramida.env`` never loads torch or
+"""Dependency direction (docs/design.md §1): ``piramida.env`` never loads torch or
 ray; ``env/physics`` and ``env/rules`` never import each other; ``env``
 never imports agents, training or eval."""
 

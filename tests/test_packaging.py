@@ -1,4 +1,4 @@
-"""Packaging (DESIGN.md §1): the four subpackages import from any
+"""Packaging (docs/design.md §1): the four subpackages import from any
 directory, the wheel ships the code, configs and py.typed, and a plain
 ``pip install`` of it works."""
 

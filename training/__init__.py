@@ -1,1 +1,1 @@
-"""piramida.training: RLlib self-play (DESIGN.md §7). Imports ray lazily."""
+"""piramida.training: RLlib self-play (docs/design.md §7). Imports ray lazily."""

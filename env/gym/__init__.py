@@ -1,4 +1,4 @@
-"""Gymnasium, RLlib multi-agent and PettingZoo adapters (DESIGN.md §5).
+"""Gymnasium, RLlib multi-agent and PettingZoo adapters (docs/design.md §5).
 
 Importing this package registers the Gymnasium ids ``piramida/<Name>-v0``
 (``ENV_IDS``), so ``gymnasium.make("piramida/FreePyramid-v0")`` works after
@@ -7,7 +7,7 @@ entry point module).
 
 ``MultiAgentPyramid`` (an RLlib ``MultiAgentEnv``) is built on first access:
 it needs ray, which ``piramida.env`` never imports at module import time
-(DESIGN.md §1). Its logic is the ray-free ``MultiAgentPyramidCore``.
+(docs/design.md §1). Its logic is the ray-free ``MultiAgentPyramidCore``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PettingZoo AEC adapter (DESIGN.md §5): ``player_0`` and ``player_1``
+"""PettingZoo AEC adapter (docs/design.md §5): ``player_0`` and ``player_1``
 acting in turn over ``MultiAgentPyramidCore``.
 
 ``agent_selection`` is the player to act (a player who pots shoots again,
@@ -90,8 +90,9 @@ class PyramidAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
+        # The core checks the action first: a refused one changes nothing here.
         _, rew, terms, truncs, infos = self.core.step({agent: action})
+        self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: float(rew.get(a, 0.0)) for a in self.agents}
         for a, info in infos.items():
             self.infos[a] = info

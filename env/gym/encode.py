@@ -1,4 +1,4 @@
-"""Observations: a ``Game`` seen by one player, as arrays (DESIGN.md §5).
+"""Observations: a ``Game`` seen by one player, as arrays (docs/design.md §5).
 
 ``observe(game, player)`` returns the Dict of ``spaces.observation_space``:
 
@@ -7,7 +7,7 @@
 - ``shelf`` (16,): +1 on the observer's shelf, -1 on the opponent's.
 - ``score`` (2,): own score then the opponent's, divided by the variant's
   target (balls or points to win), clipped to [-4, 4].
-- ``owed`` (2,): penalty balls owed (RULES.md §4.8, seed 003), own then
+- ``owed`` (2,): penalty balls owed (docs/game_rules.md §4.8, seed 003), own then
   opponent's, divided by 15.
 - ``in_hand`` (4,): one-hot of none, house, rear_house, anywhere: where the
   observer may place his cue ball when he is to shoot (the lag counts as the
@@ -57,7 +57,7 @@ class Legal:
 
 def needs_call(game: Game) -> bool:
     """Does the next shot need a call? Five-ball: always; classic pyramid:
-    all but the break (RULES.md §5.6, §5.7)."""
+    all but the break (docs/game_rules.md §5.6, §5.7)."""
     ref: Any = game.referee
     if not ref.game_type.called or game.state.next.kind == "lag":
         return False

@@ -2,7 +2,7 @@
 noise stream, and applying a decoded action (shared by the single-agent,
 RLlib and PettingZoo envs).
 
-Seeding (DESIGN.md §5: ``reset(seed=...)`` is the only seeding): one integer
+Seeding (docs/design.md §5: ``reset(seed=...)`` is the only seeding): one integer
 seeds a ``numpy.random.SeedSequence`` whose three children give the rack
 shuffle and breaker (``Game.new(seed=...)``), the execution-noise stream
 (one draw per shot passed to ``physics.simulate(seed=...)``), and the

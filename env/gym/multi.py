@@ -1,9 +1,9 @@
-"""Two players acting in turn, for self-play (DESIGN.md §5).
+"""Two players acting in turn, for self-play (docs/design.md §5).
 
 ``MultiAgentPyramidCore`` has RLlib's ``MultiAgentEnv`` dict API without
 importing ray; ``rllib_env_class()`` (reached as
 ``piramida.env.gym.MultiAgentPyramid``) mixes it into RLlib's base class,
-importing ray only then (DESIGN.md §1).
+importing ray only then (docs/design.md §1).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from .decode import Decoded
+from .decode import Decoded, InvalidActionError, _show
 from .encode import action_mask, observe
 from .frame import DEFAULT_NOISE, Frame
 from .single import DEFAULT_MAX_SHOTS
@@ -37,7 +37,7 @@ class MultiAgentPyramidCore:
     (seen from his side, as in ``PyramidEnv``), so a player who pots keeps
     receiving observations. When the frame ends, BOTH players get a last
     observation, their reward and ``terminateds[agent] = True``, even one
-    who never shot in the frame (REFERENCES.md, RL and self-play).
+    who never shot in the frame (docs/references.md, RL and self-play).
 
     ## Action Space
 
@@ -48,7 +48,9 @@ class MultiAgentPyramidCore:
     the observation is flat, but it does not apply the mask, so masked-out
     parts reach ``decode`` and are corrected; the flat Box action never
     proposes a masked-out option, which is why the self-play test and
-    training use ``flat=True``.
+    training use ``flat=True``. Either way an action outside its space is
+    an ``InvalidActionError`` (or a documented correction, see ``decode``)
+    raised before the frame changes.
 
     ## Observation Space
 
@@ -148,8 +150,14 @@ class MultiAgentPyramidCore:
         if self._done:
             raise RuntimeError("the frame is over: call reset() before step()")
         actor = self.actor()
+        if not isinstance(action_dict, Mapping):
+            raise InvalidActionError(
+                f"step takes a dict {{agent: action}}, got {type(action_dict).__name__}"
+            )
         if actor not in action_dict:
-            raise ValueError(f"{actor} is to act; got actions for {sorted(action_dict)}")
+            raise InvalidActionError(
+                f"{actor} is to act; got actions for {_show(list(action_dict))}"
+            )
         player = AGENTS.index(actor)
         action = action_dict[actor]
         if self.flat_action:

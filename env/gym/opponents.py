@@ -1,6 +1,6 @@
 """The opponent in the single-agent environments.
 
-``piramida.env`` may not import ``piramida.agents`` (DESIGN.md §1), so the
+``piramida.env`` may not import ``piramida.agents`` (docs/design.md §1), so the
 env talks to agents by their protocol only: an opponent is
 
 - ``None`` or ``"random"``: ``RandomOpponent``, a uniformly random point of

@@ -1,4 +1,4 @@
-"""The single-agent environments ``piramida/<Variant>-v0`` (DESIGN.md §5)."""
+"""The single-agent environments ``piramida/<Variant>-v0`` (docs/design.md §5)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
 
     ## Description
 
-    The learner is player 0 of one frame of ``variant`` (RULES.md §5: free,
+    The learner is player 0 of one frame of ``variant`` (docs/game_rules.md §5: free,
     combined, moscow, nevskaya, dynamic, classic71, five_ball); the opponent
     agent plays player 1. Who breaks is drawn from the reset seed (or decided
     by the lag when the variant option ``lag`` is on). The learner is asked to
@@ -40,7 +40,11 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
     ``shot`` Box(-1, 1, (7,)) phi, v, a, b, theta, place x, place y, mapped
     to the legal ranges as described in ``decode``. Masked-out discrete
     values are corrected to the first legal option and reported in
-    ``info["corrections"]``. ``FlatActionWrapper`` offers one Box instead.
+    ``info["corrections"]``. An action outside the space (a missing or
+    unknown key, an index outside its ``Discrete``, NaN or infinity, a wrong
+    type or shape) is a ``decode.InvalidActionError`` raised before the
+    frame changes; ``decode`` lists what is refused and what corrected.
+    ``FlatActionWrapper`` offers one Box instead.
 
     ## Observation Space
 
@@ -65,7 +69,7 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
 
     ## Starting State
 
-    The variant's start position (RULES.md §2, §5.7): the rack (shuffled
+    The variant's start position (docs/game_rules.md §2, §5.7): the rack (shuffled
     from the reset seed except in classic pyramid), the cue ball in hand in
     the house, the break to come. If the opponent breaks, its break (and
     anything it plays until the learner's turn) is played inside ``reset``.

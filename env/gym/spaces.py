@@ -1,5 +1,5 @@
 """Observation and action spaces shared by every piramida environment
-(DESIGN.md §5).
+(docs/design.md §5).
 
 Ball slots. Every observation and the ``ball``/``call_ball`` action parts
 use 16 ball slots. In the pyramid games slot ``k`` is ball ``str(k)`` (slot 0
@@ -9,7 +9,7 @@ view of the player who observes: his own white, the opponent's white, ``r1``,
 seat.
 
 Choices. The ``choice`` action part indexes one FIXED vocabulary, the same in
-every variant (``CHOICES``): the nine named decisions of RULES.md §4 and the
+every variant (``CHOICES``): the nine named decisions of docs/game_rules.md §4 and the
 lag, then ``take_ball:<id>`` and ``remove_ball:<id>`` for every ball id of
 every variant.
 

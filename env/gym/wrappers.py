@@ -1,4 +1,4 @@
-"""A single flat Box action for algorithms that need one (DESIGN.md §5).
+"""A single flat Box action for algorithms that need one (docs/design.md §5).
 
 The flat action has ``FLAT_SIZE = 16 + 16 + 6 + 51 + 7 = 96`` numbers in
 [-1, 1]: a score per struck-ball slot, per called-ball slot, per pocket and
@@ -7,6 +7,10 @@ legal option with the highest score (the mask decides what is legal; with
 no legal option in a part, the overall highest), so a Gaussian policy over
 the Box never proposes a masked-out option. ``FlatActionWrapper`` applies it
 to ``PyramidEnv``; the RLlib env does the same with ``flat=True``.
+
+A flat action that is not exactly 96 finite real numbers is an
+``InvalidActionError`` (``decode.check_flat``); the scores are compared as
+given and the shot part is clipped to [-1, 1] (see ``decode``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from .decode import check_flat
 from .encode import action_mask
 from .spaces import MASK_PARTS, MASK_SIZE, MASK_SLICES, N_SHOT
 
@@ -29,9 +34,7 @@ def flat_action_space() -> spaces.Box:
 
 def unflatten_action(flat: Any, mask: np.ndarray | None = None) -> dict[str, Any]:
     """The Dict action for a flat vector under the flat action ``mask``."""
-    vec = np.asarray(flat, dtype=np.float64).reshape(-1)
-    if vec.shape != (FLAT_SIZE,):
-        raise ValueError(f"a flat action has {FLAT_SIZE} numbers, got shape {vec.shape}")
+    vec = check_flat(flat, FLAT_SIZE)
     out: dict[str, Any] = {}
     for name, _ in MASK_PARTS:
         scores = vec[MASK_SLICES[name]].copy()

@@ -1,4 +1,4 @@
-"""Execution noise: skill presets in ``configs/noise/*.toml`` (DESIGN.md §3).
+"""Execution noise: skill presets in ``configs/noise/*.toml`` (docs/design.md §3).
 
 A preset gives Gaussian standard deviations for the five stroke parameters:
 ``phi`` and ``theta`` in degrees, ``v`` in m/s, ``a`` and ``b`` in ball
@@ -19,10 +19,14 @@ import numpy as np
 
 from piramida.configs import CONFIG_DIR
 from piramida.env.errors import PiramidaError
-from piramida.env.shot import MAX_SPEED, MAX_THETA, MISCUE_LIMIT, Shot
+from piramida.env.inputs import brief, check_text, known_keys, number
+from piramida.env.shot import MAX_SPEED, MAX_THETA, MIN_SPEED, MISCUE_LIMIT, Shot
 
 KEYS = ("phi", "theta", "v", "a", "b")
-MIN_SPEED = 0.01  # m/s: noise never turns a stroke into no stroke.
+#: The largest sigma a preset may give each parameter: beyond these the
+#: noise is no longer a skill level but a random stroke (half a turn of aim,
+#: the whole range of elevation, speed and tip offset).
+MAX_SIGMA: dict[str, float] = {"phi": 180.0, "theta": MAX_THETA, "v": MAX_SPEED, "a": MISCUE_LIMIT, "b": MISCUE_LIMIT}
 
 
 class InvalidNoiseError(PiramidaError):
@@ -79,24 +83,34 @@ def load_noise(name_or_path: str | Path | Noise | None) -> Noise | None:
 
 @lru_cache(maxsize=32)
 def _load(name_or_path: str) -> Noise:
+    check_text(name_or_path, "noise preset name", InvalidNoiseError)
     p = Path(name_or_path)
-    if not (p.suffix == ".toml" or p.exists()):
-        p = CONFIG_DIR / "noise" / f"{name_or_path}.toml"
-    if not p.is_file():
+    try:
+        if not (p.suffix == ".toml" or p.exists()):
+            p = CONFIG_DIR / "noise" / f"{name_or_path}.toml"
+        found = p.is_file()
+    except (OSError, ValueError):
+        found = False
+    if not found:
         raise InvalidNoiseError(
-            f"noise preset {name_or_path!r} not found (known: {', '.join(presets())})"
+            f"noise preset {brief(name_or_path)} not found (known: {', '.join(presets())}, or a .toml file)"
         )
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(check_text(p.read_bytes(), f"{p}", InvalidNoiseError))
+    except tomllib.TOMLDecodeError as exc:
         raise InvalidNoiseError(f"{p}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and tables
+        raise InvalidNoiseError(f"{p}: TOML nested too deeply") from None
+    except OSError as exc:
+        raise InvalidNoiseError(f"{p}: cannot be read: {exc.strerror or exc}") from None
+    known_keys(data, ("noise",), f"{p}", InvalidNoiseError)
     sec = data.get("noise")
     if not isinstance(sec, dict):
         raise InvalidNoiseError(f"{p}: missing section [noise]")
+    known_keys(sec, KEYS, f"{p} [noise]", InvalidNoiseError)
     vals = {}
     for k in KEYS:
-        v = sec.get(k)
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
-            raise InvalidNoiseError(f"{p}: [noise] {k} must be a number >= 0, got {v!r}")
-        vals[k] = float(v)
+        if k not in sec:
+            raise InvalidNoiseError(f"{p}: [noise] needs {k} (sigmas for {', '.join(KEYS)})")
+        vals[k] = number(sec[k], f"{p}: [noise] {k}", 0.0, MAX_SIGMA[k], InvalidNoiseError)
     return Noise(name=p.stem, **vals)

@@ -1,4 +1,4 @@
-"""Referees: shared pyramid rules and one module per variant (DESIGN.md §4).
+"""Referees: shared pyramid rules and one module per variant (docs/design.md §4).
 
 Reads events; never imports physics. ``get_referee(variant, options)``
 returns the variant's referee (see ``base.Referee``).

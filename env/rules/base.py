@@ -1,5 +1,5 @@
 """The ``Referee`` protocol, the variant registry, and what every variant
-shares: shot checks, the common fouls of RULES.md §4.12, ball in hand, and
+shares: shot checks, the common fouls of docs/game_rules.md §4.12, ball in hand, and
 the choices after a foul (§4.8) or an illegal break (§4.2).
 """
 
@@ -102,9 +102,91 @@ class BaseReferee:
 
     # ------------------------------------------------------------ the frame
     def initial_state(self, position: Position) -> State:
+        """The frame at ``position``, the player to move to shoot. A ball in
+        hand in the house with every object ball in the house is played from
+        beyond the rear line (item 21.2, ``hand_kind``); a position already
+        decided (a score at the target, nothing left to hit) is over
+        (``settle``)."""
         p = position
         kind = p.in_hand
-        return State(p, Next(p.to_move, "shot", in_hand=kind), breaker=p.to_move)
+        if kind is not None and not p.is_break:
+            kind = self.hand_kind(p.ball_map, kind)
+            if kind != p.in_hand:
+                p = p.replace(in_hand=kind)
+        return self.settle(State(p, Next(p.to_move, "shot", in_hand=kind), breaker=p.to_move))[0]
+
+    # ------------------------------------------------------------ frame end
+    def exhausted(self, position: Position) -> str | None:
+        """Why no legal shot can ever be played again from ``position`` and
+        nothing the rules do will put a ball back, or None. Item 5.1: every
+        legal shot, the break included, needs contact with an object ball;
+        in the one-cue-ball pyramids that needs an object ball on the
+        table. (docs/rules.md, "How a frame ends".)"""
+        objs = set(object_ball_ids(self.variant))
+        if any(b in objs for b in position.ids):
+            return None
+        cue = cue_ball_of(self.variant, position.to_move)
+        if cue in position or position.in_hand is not None:
+            return f"only the cue ball {cue} is on the table, with no object ball to contact (item 5.1)"
+        return "no ball is on the table"
+
+    def settle(self, state: State) -> tuple[State, str | None]:
+        """The frame-end checks on a state that is not over yet, and a note
+        saying why it ended: a score at the target (a position given by
+        hand), or ``exhausted``: then the higher score wins and equal scores
+        are a draw (the state is over with no winner)."""
+        if state.over:
+            return state, None
+        pos = state.position
+        w = self.winner_of(pos.score)
+        if w is not None:
+            return make_state(state, pos, Next(None, "none"), None, winner=w), None
+        why = self.exhausted(pos)
+        if why is None:
+            return state, None
+        s0, s1 = pos.score
+        if s0 != s1:
+            w = 0 if s0 > s1 else 1
+            done = make_state(state, pos, Next(None, "none"), None, winner=w)
+            return done, f"{why}: frame over, the higher score wins"
+        done = State(pos, Next(None, "none"), None, None, True, state.fouls_charged, state.breaker)
+        return done, f"{why}: frame over, equal scores, a draw"
+
+    def why_no_shot(self, state: State) -> str | None:
+        """Why no legal shot can be played now, in one line, or None when
+        the rules leave one: the frame is over (won, drawn, or nothing left
+        to hit), a choice is pending, or no ball the shooter may strike has
+        a ball to contact (and, where shots are called, to call)."""
+        pos = state.position
+        s0, s1 = pos.score
+        if state.over:
+            result = f"a draw at {s0}-{s1}" if state.winner is None else (
+                f"player {state.winner} won {s0}-{s1}"
+            )
+            why = self.exhausted(pos)
+            if why is not None:
+                return f"no legal shot exists: {why}; the frame is over, {result}"
+            return f"the frame is over: {result}"
+        if state.next.kind != "shot":
+            return (
+                f"no shot now: player {state.next.player} must make a choice first "
+                f"({', '.join(state.next.choices)})"
+            )
+        cue_in_hand = cue_ball_of(self.variant, pos.to_move) if pos.in_hand is not None else None
+        for ball in self.allowed_cue_balls(pos):
+            if ball not in pos and ball != cue_in_hand:
+                continue
+            others = [b for b in pos.ids if b != ball]
+            if self.game_type.called and not pos.is_break:
+                others = [b for b in others if self.callable(b)]
+            if others:
+                return None
+        what = "to call" if self.game_type.called and not pos.is_break else "to contact"
+        return f"no legal shot exists: no ball the player may strike has another ball {what} (item 5.1)"
+
+    def callable(self, ball: str) -> bool:
+        """May ``ball`` be called (classic: an object ball, not the cue ball)?"""
+        return ball != "0"
 
     def score_of(self, position: Position, player: int) -> int:
         return position.score[player]
@@ -138,6 +220,8 @@ class BaseReferee:
         allowed = self.allowed_cue_balls(p)
         if shot.ball not in allowed:
             raise bad(f"ball {shot.ball} may not be struck now (allowed: {', '.join(allowed)})")
+        if p.in_hand is not None and shot.ball in p:
+            raise bad(f"ball {shot.ball} is on the table; the ball in hand must be placed and struck")
         r = self.table.ball_radius
         if p.in_hand is not None:
             if shot.place is None:
@@ -165,7 +249,7 @@ class BaseReferee:
 
     # ------------------------------------------------------------ fouls
     def common_fouls(self, before: Position, shot: Shot, facts: P.ShotFacts) -> set[str]:
-        """RULES.md §4.12 fouls the log shows: no contact (5.3), illegal break
+        """docs/game_rules.md §4.12 fouls the log shows: no contact (5.3), illegal break
         (12.1), push (19.2), illegal completion (20), jumped ball (24.3/1.9),
         and item 21.2 (first contact outside the house after a shot from the
         house)."""
@@ -185,7 +269,7 @@ class BaseReferee:
             "house",
             "rear_house",
         ):
-            # Item 21.2 (RULES.md §5.2): from hand, the first object ball hit
+            # Item 21.2 (docs/game_rules.md §5.2): from hand, the first object ball hit
             # must lie outside the (temporary) house. Interpretation (docs/
             # rules.md): applied in every pyramid variant, not only combined.
             x, y = facts.start[facts.first_contact]
@@ -277,7 +361,7 @@ class BaseReferee:
         return _state(state, pos, nxt, None)
 
     def choose(self, state: State, choice: str) -> State:
-        """Apply a decision (DESIGN.md §4)."""
+        """Apply a decision (docs/design.md §4)."""
         if state.next.kind != "choice" or state.pending is None:
             raise IllegalShotError(f"no choice is pending (position: {state.position.to_text()})")
         if choice not in state.next.choices:
@@ -285,7 +369,7 @@ class BaseReferee:
                 f"choice {choice!r} is not allowed now (allowed: {', '.join(state.next.choices)}) "
                 f"(position: {state.position.to_text()})"
             )
-        return self.apply_choice(state, state.pending, choice)
+        return self.settle(self.apply_choice(state, state.pending, choice))[0]
 
     def apply_choice(self, state: State, pend: Pending, choice: str) -> State:
         p = state.position

@@ -1,7 +1,7 @@
-"""Classic pyramid, "71 очко" (RULES.md §5.6; seed 004).
+"""Classic pyramid, "71 очко" (docs/game_rules.md §5.6; seed 004).
 
 The coloured ball is the cue ball; the numbered balls are racked in the
-fixed order of RULES.md §2. Every shot but the break is called (ball and
+fixed order of docs/game_rules.md §2. Every shot but the break is called (ball and
 pocket). When the called ball drops in the called pocket on a legal shot,
 every ball pocketed on it scores its number (ball 1 scores ``ace_value``;
 the ball that clears the table ``last_ball_bonus`` more). An uncalled ball
@@ -10,7 +10,7 @@ A foul costs ``foul_points`` (seed 004: "снимается 5 очков в по
 соперника"): deducted from the offender (scores may go negative), or with
 ``foul_points_to_opponent`` added to the opponent. Target 71.
 
-Interpretations (RULES.md §5.6, §6), each pinned by a golden case:
+Interpretations (docs/game_rules.md §5.6, §6), each pinned by a golden case:
 - the break needs no call, and balls pocketed on a legal break score;
 - when the table is cleared and nobody reached the target, the higher score
   wins; at equal scores ``tie = "replay"`` starts one more frame (new rack,
@@ -35,7 +35,7 @@ _GAME_TYPE = GameType(
     long_name="Classic pyramid (71 points)",
     cue_ball="coloured",
     called=True,
-    rules="RULES.md §5.6",
+    rules="docs/game_rules.md §5.6",
     options=COMMON_OPTIONS
     + (
         Option("target", int, "points to win (71)"),
@@ -156,6 +156,17 @@ class ClassicReferee(BaseReferee):
             winner=new.winner,
             state=new,
         )
+
+    def settle(self, state: State) -> tuple[State, str | None]:
+        """A position with no object ball left (given by hand) ends as a
+        cleared table does (``_cleared``)."""
+        if state.over or self.winner_of(state.position.score) is not None:
+            return super().settle(state)
+        if self.exhausted(state.position) is None:
+            return state, None
+        notes: list[str] = []
+        new = self._cleared(state, state.position, state.fouls_charged, notes)
+        return new, "; ".join(notes) or "table cleared: the higher score wins"
 
     def _cleared(self, state: State, pos: Position, fc: tuple[int, int], notes: list[str]) -> State:
         s0, s1 = pos.score

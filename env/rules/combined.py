@@ -1,4 +1,4 @@
-"""Combined pyramid (RULES.md §5.2; seed 004 items 4.2, 6, 21, 25.3).
+"""Combined pyramid (docs/game_rules.md §5.2; seed 004 items 4.2, 6, 21, 25.3).
 
 The coloured ball is always the cue ball. Object balls pocketed on a legal
 shot score; the cue ball pocketed after a legal contact (свояк) scores an
@@ -28,7 +28,7 @@ _GAME_TYPE = GameType(
     long_name="Combined pyramid",
     cue_ball="coloured",
     called=False,
-    rules="RULES.md §5.2",
+    rules="docs/game_rules.md §5.2",
     options=COMBINED_OPTIONS,
 )
 

@@ -1,4 +1,4 @@
-"""Dynamic pyramid (RULES.md §5.5; МКП, named in seed 004).
+"""Dynamic pyramid (docs/game_rules.md §5.5; МКП, named in seed 004).
 
 Combined pyramid, except: after a свояк the shooter picks the object ball
 and plays the cue ball from hand anywhere on the table; on that premium
@@ -6,7 +6,7 @@ shot only object balls may score (the cue ball pocketed is a foul,
 ``cue_ball_pocketed``). After a foul with the cue ball pocketed or jumped the
 next shooter has it in hand anywhere (option ``foul_in_hand``).
 
-Interpretation (RULES.md §5.5, §6; the МКП text for fouls was not
+Interpretation (docs/game_rules.md §5.5, §6; the МКП text for fouls was not
 available): a Position does not record why the cue ball is in hand, so
 every shot from hand anywhere is treated as a premium shot - also the one
 after a foul. Pinned by golden cases.
@@ -23,7 +23,7 @@ _GAME_TYPE = GameType(
     long_name="Dynamic pyramid",
     cue_ball="coloured",
     called=False,
-    rules="RULES.md §5.5",
+    rules="docs/game_rules.md §5.5",
     options=COMMON_OPTIONS
     + (
         Option("target", int, "balls to win (8)"),

@@ -1,4 +1,4 @@
-"""Five balls with caroms (RULES.md §5.7; seed 000).
+"""Five balls with caroms (docs/game_rules.md §5.7; seed 000).
 
 Player 0 strikes ``w1``, player 1 ``w2``; ``r1``, ``r2`` and ``y`` are object
 balls, and the other white may be called too. Every shot is called. Only a
@@ -12,7 +12,7 @@ gives its points to the opponent. Every pocketed or jumped ball comes back:
 a red or the yellow on its start spot (or by §4.7 re-spotting when that is
 taken), a white into its owner's hand in the house.
 
-Interpretations (RULES.md §5.7, §6), each pinned by a golden case:
+Interpretations (docs/game_rules.md §5.7, §6), each pinned by a golden case:
 - item 20 (legal completion) and item 12 (the break) are pyramid rules and
   do not apply; the fouls are no contact, push, a jumped ball, the own cue
   ball pocketed, and reported ones;
@@ -47,7 +47,7 @@ _GAME_TYPE = GameType(
     long_name="Five balls with caroms (seed 000)",
     cue_ball="own_white",
     called=True,
-    rules="RULES.md §5.7",
+    rules="docs/game_rules.md §5.7",
     options=COMMON_OPTIONS
     + (
         Option("target", int, "points to win (seed 000: 60)"),
@@ -218,6 +218,13 @@ class FiveBallReferee(BaseReferee):
             winner=new.winner,
             state=new,
         )
+
+    def exhausted(self, position: Position) -> str | None:
+        """Never: every pocketed or jumped ball comes back (docs/game_rules.md §5.7)."""
+        return None
+
+    def callable(self, ball: str) -> bool:
+        return True  # any ball but the cue ball (check_call)
 
     def rerack(self, position: Position) -> Position:  # pragma: no cover - no break rule here
         return position

@@ -1,11 +1,11 @@
-"""Free pyramid, "американка" (RULES.md §5.1; seed 004 items 4.3, 6, 25.3).
+"""Free pyramid, "американка" (docs/game_rules.md §5.1; seed 004 items 4.3, 6, 25.3).
 
 Any ball on the table may be struck (the coloured ball from the house on
 the break); every ball pocketed on a legal shot scores, the struck one
 included. Penalty: one ball (option ``penalty``). Target 8 balls, or 71
 points with ``scoring = "points"``.
 
-Interpretation (RULES.md §5.1, pinned by a golden case): the coloured ball
+Interpretation (docs/game_rules.md §5.1, pinned by a golden case): the coloured ball
 scores like any other ball, but it is never taken as a penalty ball, so that
 it is on the table for a re-rack after an illegal break.
 """
@@ -21,7 +21,7 @@ _GAME_TYPE = GameType(
     long_name="Free pyramid (американка)",
     cue_ball="any",
     called=False,
-    rules="RULES.md §5.1",
+    rules="docs/game_rules.md §5.1",
     options=COMMON_OPTIONS
     + (
         Option("target", int, "balls to win (§5.1: 8)"),

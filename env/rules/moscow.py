@@ -1,10 +1,10 @@
-"""Moscow pyramid as seed 003 has it (RULES.md §5.3).
+"""Moscow pyramid as seed 003 has it (docs/game_rules.md §5.3).
 
 Combined pyramid, except: the opponent names the ball removed after a
 свояк; the penalty is a ball from the offender's shelf, re-spotted, owed
 until his next scored ball when the shelf is empty (seed 003 "Штрафы").
 
-Interpretations (RULES.md §5.3, §6):
+Interpretations (docs/game_rules.md §5.3, §6):
 - balls pocketed on fouls (а), (д), (е) are "re-spotted near the rear
   cushion (the third spot)": the third spot is the rear spot, so they go
   through the ordinary re-spotting of §4.7 like every illegally pocketed
@@ -27,7 +27,7 @@ _GAME_TYPE = GameType(
     long_name="Moscow pyramid (seed 003)",
     cue_ball="coloured",
     called=False,
-    rules="RULES.md §5.3",
+    rules="docs/game_rules.md §5.3",
     options=COMMON_OPTIONS
     + (
         Option("target", int, "balls to win (seed 003: 8)"),

@@ -1,4 +1,4 @@
-"""Nevskaya pyramid (RULES.md §5.4; seed 004, variant descriptions).
+"""Nevskaya pyramid (docs/game_rules.md §5.4; seed 004, variant descriptions).
 
 Combined pyramid, except that after the opponent's foul the non-offender
 either takes the penalty ball (``take_ball:<id>``, then shoots or makes the
@@ -18,7 +18,7 @@ _GAME_TYPE = GameType(
     long_name="Nevskaya pyramid",
     cue_ball="coloured",
     called=False,
-    rules="RULES.md §5.4",
+    rules="docs/game_rules.md §5.4",
     options=COMBINED_OPTIONS,
 )
 

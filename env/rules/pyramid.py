@@ -1,10 +1,10 @@
-"""Shared rules of pyramid (RULES.md §3-§4; seed 004 items 5-29) as small
+"""Shared rules of pyramid (docs/game_rules.md §3-§4; seed 004 items 5-29) as small
 pure functions over a position before the shot, the shot, the event log and
 the position after it.
 
 Nothing here imports the physics: everything is read from the ordered event
-log of DESIGN.md §2. Interpretations are marked "Interpretation" and cite
-RULES.md; each is pinned by a golden case in ``tests/golden/rulings``.
+log of docs/design.md §2. Interpretations are marked "Interpretation" and cite
+docs/game_rules.md; each is pinned by a golden case in ``tests/golden/rulings``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from piramida.env.table import Table
 
 XY = tuple[float, float]
 
-# Which half of the table each cushion segment lies in (RULES.md §1: six
+# Which half of the table each cushion segment lies in (docs/game_rules.md §1: six
 # segments; the middle pockets split the long cushions at the centre line).
 CUSHION_HALF: dict[str, str] = {
     "front": "front",
@@ -32,7 +32,7 @@ CUSHION_HALF: dict[str, str] = {
     "right_rear": "rear",
 }
 
-# Push test (RULES.md §3, item 19.2): "within half a ball radius" is the gap
+# Push test (docs/game_rules.md §3, item 19.2): "within half a ball radius" is the gap
 # between the surfaces; "at least 45 degrees" away from the line of centres.
 PUSH_GAP_RADII = 0.5
 PUSH_ANGLE_DEG = 45.0
@@ -156,12 +156,12 @@ def analyse(before: Position, shot: Shot, events: Sequence[Event], after: Positi
 
 # -------------------------------------------------------------------- the break
 def legal_break(facts: ShotFacts, table: Table) -> tuple[bool, str]:
-    """Item 12.1 (RULES.md §4.2): after the cue ball hits an object ball,
+    """Item 12.1 (docs/game_rules.md §4.2): after the cue ball hits an object ball,
     (1) a ball is pocketed; or (2) three different object balls touch a
     cushion; or (3) two touch a cushion and an object ball crosses the
     centre line. Returns (legal, which condition or why not).
 
-    Interpretation (RULES.md §4.2 "a ball is legally pocketed"): any ball,
+    Interpretation (docs/game_rules.md §4.2 "a ball is legally pocketed"): any ball,
     the cue ball included, counts for (1); whether pocketing the cue ball is
     itself a foul is the variant's business (classic, five-ball), and a foul
     makes the break illegal anyway. Item 20 note 3 applies to (3).
@@ -188,7 +188,7 @@ def legal_break(facts: ShotFacts, table: Table) -> tuple[bool, str]:
 # ------------------------------------------------------------- centre crossings
 def corrected_events(events: Sequence[Event], start: Mapping[str, XY], table: Table) -> list[Event]:
     """The event log with centre-line crossings as item 20 counts them
-    (RULES.md §4.3):
+    (docs/game_rules.md §4.3):
 
     - note 3: a ball whose centre starts exactly on the line does not cross
       it by moving off; its first ``centre_line`` event is dropped.
@@ -235,7 +235,7 @@ def events_after_contact(facts: ShotFacts, table: Table) -> list[Event]:
 def legal_completion(
     facts: ShotFacts, table: Table, declare_frozen: str | None = None
 ) -> tuple[bool, str]:
-    """Item 20 (RULES.md §4.3) as an automaton over the ordered events after
+    """Item 20 (docs/game_rules.md §4.3) as an automaton over the ordered events after
     the cue ball's first contact with an object ball. Some ball must:
 
     1. go into a pocket; or
@@ -254,7 +254,7 @@ def legal_completion(
     two separate contacts the object ball's own rebound from F is passed to
     the cue ball by the second contact and no declaration is needed.
 
-    "Another cushion" is another of the six segments (RULES.md §6).
+    "Another cushion" is another of the six segments (docs/game_rules.md §6).
     Interpretation: "drives a ball" is read as "touches a ball that then
     does it", for contacts in either direction (the log does not say which
     ball was moving); a ball "frozen to a cushion" counts while it has not
@@ -319,7 +319,7 @@ def legal_completion(
 
 # ------------------------------------------------------------------------ push
 def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
-    """The frozen-ball test of item 19.2 (RULES.md §3), also used for double
+    """The frozen-ball test of item 19.2 (docs/game_rules.md §3), also used for double
     hit and press.
 
     For every object ball whose surface is within half a ball radius of the
@@ -371,7 +371,7 @@ def respot(
     gap: float = 0.001,
     touching: bool = False,
 ) -> dict[str, XY]:
-    """Item 25 (RULES.md §4.7): place ``balls`` on the spot line.
+    """Item 25 (docs/game_rules.md §4.7): place ``balls`` on the spot line.
 
     Each ball goes to the point of the spot line nearest the rear spot,
     toward the rear cushion, that is clear of every ball already there by
@@ -445,7 +445,7 @@ def lag_result(
     ball: str,
     back_to_house: bool = False,
 ) -> float | None:
-    """One player's lag (item 7, RULES.md §4.1): the distance of the ball
+    """One player's lag (item 7, docs/game_rules.md §4.1): the distance of the ball
     from the front cushion when it stops, or None when the lag is lost: the
     ball ended on the opponent's side of the long axis (``side`` 0 plays
     left of it, 1 right; the log has no trajectory, so where it stops is

@@ -1,4 +1,4 @@
-"""Ruling, Next and State: what a referee says about a shot (DESIGN.md §2).
+"""Ruling, Next and State: what a referee says about a shot (docs/design.md §2).
 
 ``Ruling.to_dict()`` is the public JSON, with exactly the keys ``legal``,
 ``fouls``, ``scored``, ``respotted``, ``penalty``, ``score``, ``next`` and
@@ -15,7 +15,7 @@ from typing import Any
 
 from piramida.env.position import Position
 
-# Canonical order of the foul names (RULES.md §4.12, then the variant ones).
+# Canonical order of the foul names (docs/game_rules.md §4.12, then the variant ones).
 FOUL_ORDER: tuple[str, ...] = (
     "no_contact",
     "illegal_break",
@@ -27,7 +27,7 @@ FOUL_ORDER: tuple[str, ...] = (
     "reported",
 )
 
-# Names of the decisions a player makes outside a shot (DESIGN.md §4).
+# Names of the decisions a player makes outside a shot (docs/design.md §4).
 SHOOT = "shoot"
 MAKE_OFFENDER_SHOOT = "make_offender_shoot"
 ACCEPT_AND_SHOOT = "accept_and_shoot"
@@ -60,7 +60,7 @@ def order_fouls(fouls: set[str] | list[str] | tuple[str, ...]) -> tuple[str, ...
 @dataclass(frozen=True)
 class Next:
     """Who acts next and how: ``kind`` is "shot", "choice", "lag" (the lag
-    phase of RULES.md §4.1) or "none" once the frame is over."""
+    phase of docs/game_rules.md §4.1) or "none" once the frame is over."""
 
     player: int | None
     kind: str
@@ -93,7 +93,7 @@ class Pending:
 
     def balls_owed(self) -> tuple[int, int]:
         """Balls each player is certain to get from these choices, not yet
-        in his score: the ball the non-offender takes after a foul (RULES.md
+        in his score: the ball the non-offender takes after a foul (docs/game_rules.md
         §5.1 penalty, §5.4 take-or-hand) and the ball a свояк earns (§5.2)."""
         owed = [0, 0]
         if "take" in self.stages or "take_or_hand" in self.stages:
@@ -167,4 +167,6 @@ class Ruling:
         parts.append(nxt)
         if self.winner is not None:
             parts.append(f"WINNER p{self.winner}")
+        elif self.next.kind == "none":
+            parts.append("DRAW")
         return " | ".join(parts)

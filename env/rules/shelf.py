@@ -1,5 +1,5 @@
 """Referee for the pyramid games scored by balls on the shelf: free,
-combined, Moscow, Nevskaya and dynamic pyramid (RULES.md §5.1-§5.5).
+combined, Moscow, Nevskaya and dynamic pyramid (docs/game_rules.md §5.1-§5.5).
 
 One class, configured by the variant modules: which balls score, the
 penalty (a ball from the table to the non-offender, or one from the
@@ -67,9 +67,26 @@ class ShelfReferee(BaseReferee):
         return sum(int(b) for b in shelf) if self.points() else len(shelf)
 
     def allowed_cue_balls(self, position: Position) -> tuple[str, ...]:
-        if self.any_ball_scores and not position.is_break:
+        if self.any_ball_scores and not position.is_break and position.in_hand is None:
             return position.ids  # §5.1: any ball on the table may be struck
+        # The break, and (free pyramid) the coloured ball in hand: it is the
+        # ball placed and struck (item 11, as on the break).
         return ("0",)
+
+    def exhausted(self, position: Position) -> str | None:
+        """Free pyramid (item 4.3): any ball may be struck, so the frame can
+        go on while two balls are left (the one in hand counted); with one,
+        there is nothing to contact (item 5.1)."""
+        if not self.any_ball_scores:
+            return super().exhausted(position)
+        ids = list(position.ids)
+        if position.in_hand is not None and "0" not in ids:
+            ids.append("0")
+        if len(ids) >= 2:
+            return None
+        if ids:
+            return f"only ball {ids[0]} is left, with no other ball to contact (item 5.1)"
+        return "no ball is on the table"
 
     # --------------------------------------------------------------- judge
     def judge(
@@ -109,7 +126,7 @@ class ShelfReferee(BaseReferee):
             to_respot += [b for b in facts.jumped if b != cue or self.any_ball_scores]
             shelves[shooter] += scored
             # Owed penalty balls are collected from the next scored balls
-            # (seed 003 "Штрафы"; RULES.md §5.1 option, §5.3).
+            # (seed 003 "Штрафы"; docs/game_rules.md §5.1 option, §5.3).
             n = min(owed[shooter], len(scored))
             for _ in range(n):
                 b = shelves[shooter].pop()
@@ -159,6 +176,9 @@ class ShelfReferee(BaseReferee):
         else:
             p2, nxt = self.ready(pos, opp, None)
             new = make_state(state, p2, nxt, None)
+        new, end = self.settle(new)
+        if end:
+            notes.append(end)
         return Ruling(
             legal=legal,
             fouls=order_fouls(fouls),

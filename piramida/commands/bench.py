@@ -14,7 +14,7 @@ from pathlib import Path
 
 import typer
 
-from piramida.commands.common import fail, friendly_errors
+from piramida.commands.common import check_out_file, fail, friendly_errors, out_path
 
 
 def _repo_root() -> Path | None:
@@ -34,11 +34,16 @@ def register(app: typer.Typer) -> None:
     def physics(
         json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
         quick: bool = typer.Option(False, "--quick", help="Fewer inputs: a smoke run."),
-        seed: int = typer.Option(2026, "--seed", help="Seed of the benchmark inputs."),
-        out: Path | None = typer.Option(None, "--out", help="Also write the JSON report here."),
+        seed: int = typer.Option(2026, "--seed", min=0, max=2**63 - 1, help="Seed of the benchmark inputs."),
+        out: Path | None = typer.Option(
+            None, "--out", parser=out_path, help="Also write the JSON report here (folders are created)."
+        ),
     ) -> None:
         """Shots/s of piramida (single core, batch) and pooltool on seeded
         breaks, mid-game and two-ball shots; cold and warm start."""
+        if out is not None:
+            # Checked now, not after minutes of benchmarking.
+            check_out_file(out, "--out", make_parents=True)
         root = _repo_root()
         if root is None:
             fail("bench/ not found: `piramida bench` runs from a source checkout of piramida")

@@ -12,8 +12,18 @@ from typing import Any, NoReturn, TypeVar
 import typer
 
 from piramida.env.errors import PiramidaError
+from piramida.env.inputs import InvalidInputError as InputError
+from piramida.env.inputs import brief, check_text
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: Seeds go to numpy's SeedSequence and Python's random: any non-negative
+#: integer works there, but a seed is a 64-bit number everywhere we record it.
+SEED_MAX = 2**63 - 1
+#: Shots in one frame or simulations in one decision: more is a typo.
+MAX_SHOTS = 100_000
+MAX_SIMS = 10_000_000
+MAX_GAMES = 1_000_000
 
 
 def fail(message: str) -> NoReturn:
@@ -24,7 +34,9 @@ def fail(message: str) -> NoReturn:
 
 
 def friendly_errors(func: F) -> F:
-    """Turn bad-input exceptions into one line and exit code 2."""
+    """Bad input from outside the package's own checks (a file that cannot
+    be written, a library's ValueError) as one line and exit code 2; the
+    app (piramida/cli.py) turns everything else into one line."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -32,38 +44,115 @@ def friendly_errors(func: F) -> F:
             return func(*args, **kwargs)
         except typer.Exit:
             raise
-        except (PiramidaError, ValueError, KeyError) as exc:
+        except PiramidaError:
+            raise
+        except ValueError as exc:
             fail(str(exc) or type(exc).__name__)
-        except (OSError, json.JSONDecodeError) as exc:
-            fail(str(exc))
+        except OSError as exc:
+            where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+            fail(f"{where}{exc.strerror or exc}")
 
     return wrapper  # type: ignore[return-value]
 
 
-def read_arg(value: str) -> str:
-    """A CLI argument that is a file path or inline text (JSON or text form)."""
+def out_path(value: Any) -> Path:
+    """typer ``parser`` of an output path option: an empty string would
+    silently become the current folder."""
+    if isinstance(value, Path):
+        return value
+    if not str(value).strip():
+        raise typer.BadParameter("an empty name is not a file or folder")
+    return Path(value)
+
+
+def _name(path: Path, option: str) -> str:
+    """The path as text, refused when it holds a NUL or non-UTF-8 bytes."""
+    return check_text(str(path), f"{option} {brief(str(path))}", InputError)
+
+
+def check_out_file(path: Path, option: str, suffix: str | None = None, make_parents: bool = False) -> None:
+    """Refuse an output file that cannot be written, before any work is
+    done: a wrong suffix, an existing folder, a missing folder (unless the
+    command creates it: ``make_parents``) or a file where a folder should be."""
+    name = _name(path, option)
+    if suffix is not None and path.suffix.lower() != suffix:
+        fail(f"{option} wants a file name ending in {suffix}, got {brief(name)}")
+    try:
+        if path.is_dir():
+            fail(f"{option} {brief(name)} is a folder, not a file")
+        parent = path.parent
+        if make_parents:
+            while not parent.exists() and parent != parent.parent:
+                parent = parent.parent
+        if not parent.is_dir():
+            what = "is not a folder" if parent.exists() else "does not exist"
+            fail(f"cannot write {brief(name)}: {brief(str(parent))} {what}")
+    except OSError as exc:
+        fail(f"{option} {brief(name)}: {exc.strerror or exc}")
+
+
+def check_out_dir(path: Path, option: str) -> None:
+    """Refuse an output folder that does not exist or is a file."""
+    name = _name(path, option)
+    try:
+        if not path.is_dir():
+            what = "is a file, not a folder" if path.exists() else "is not an existing folder"
+            fail(f"{option} {brief(name)} {what}")
+    except OSError as exc:
+        fail(f"{option} {brief(name)}: {exc.strerror or exc}")
+
+
+#: A file given as input is read whole; larger is not a position, shot,
+#: event log or saved game.
+MAX_FILE_BYTES = 4_000_000
+
+
+def _existing_file(value: str) -> Path | None:
+    try:
+        path = Path(value)
+        return path if path.is_file() else None
+    except (OSError, ValueError):  # a name too long for the OS, a NUL byte
+        return None
+
+
+def read_arg(value: str, what: str = "the input") -> str:
+    """A CLI argument that is a file path or inline text (JSON or text
+    form). An existing file wins, so a file named ``a=b.json`` is read, not
+    parsed as text."""
+    value = check_text(value, what, InputError)
+    path = _existing_file(value)
+    if path is not None:
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                fail(f"{path}: {size} bytes is too large for {what} (at most {MAX_FILE_BYTES})")
+            return check_text(path.read_bytes(), str(path), InputError)
+        except OSError as exc:
+            fail(f"cannot read {path}: {exc.strerror or exc}")
     s = value.strip()
     if s.startswith("{") or s.startswith("[") or "=" in s:
         return s
-    path = Path(value)
-    if path.is_file():
-        try:
-            return path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            fail(f"{path}: not a text file")
-    fail(f"{value!r} is neither a file nor inline JSON/text")
+    if not s:  # before the folder check: Path("") is the current folder
+        fail(f"{what} is empty: give a file, inline JSON or the text form")
+    try:
+        is_dir = Path(value).is_dir()
+    except (OSError, ValueError):
+        is_dir = False
+    if is_dir:
+        fail(f"{brief(value)} is a folder, not a file with {what}")
+    fail(f"{brief(value)} is neither a file nor inline JSON/text for {what}")
 
 
 def load_position(value: str, table: Any = None) -> Any:
     from piramida.env.position import Position
 
-    return Position.parse(read_arg(value), table)
+    return Position.parse(read_arg(value, "a position"), table)
 
 
 def load_shot(value: str) -> Any:
     from piramida.env.shot import Shot
 
-    return Shot.parse(read_arg(value))
+    return Shot.parse(read_arg(value, "a shot"))
 
 
 def print_json(obj: Any) -> None:

@@ -13,10 +13,19 @@ from typing import Annotated
 
 import typer
 
-from piramida.commands.common import fail, friendly_errors
+from piramida.commands.common import (
+    MAX_GAMES,
+    SEED_MAX,
+    InputError,
+    fail,
+    friendly_errors,
+    out_path,
+)
+from piramida.env.inputs import brief, check_text
 
 
 def _prepare(out: Path) -> None:
+    check_text(str(out), f"--out {brief(str(out))}", InputError)
     if out.exists() and not out.is_dir():
         fail(f"--out {str(out)!r} exists and is not a folder")
     try:
@@ -30,11 +39,14 @@ def register(app: typer.Typer) -> None:
     @friendly_errors
     def demo(
         out: Annotated[
-            Path, typer.Option("--out", help="Folder for the pictures (created).")
+            Path, typer.Option("--out", parser=out_path, help="Folder for the pictures (created).")
         ] = Path("out"),
-        seed: Annotated[int, typer.Option("--seed", help="Seed for the shuffled racks.")] = 0,
+        seed: Annotated[
+            int, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed for the shuffled racks.")
+        ] = 0,
         games: Annotated[
-            int, typer.Option("--games", help="Duplicate games of the closing match (0: none).")
+            int,
+            typer.Option("--games", min=0, max=MAX_GAMES, help="Duplicate games of the closing match (0: none)."),
         ] = 4,
     ) -> None:
         """Draw the start position of every variant into OUT, play a short
@@ -42,6 +54,8 @@ def register(app: typer.Typer) -> None:
         from piramida.env.position import VARIANTS, Position
         from piramida.env.render import draw_position
 
+        if games % 2:
+            fail(f"--games must be even: games are played in duplicate pairs (two games a rack), got {games}")
         _prepare(out)
         for variant in VARIANTS:
             path = out / f"start_{variant}.png"

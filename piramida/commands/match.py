@@ -1,4 +1,4 @@
-"""``piramida match``: two agents play duplicate games (DESIGN.md §7).
+"""``piramida match``: two agents play duplicate games (docs/design.md §7).
 
     piramida match --variant free --agents greedy,random --games 200 --seed 1 --noise pro
 
@@ -13,7 +13,15 @@ from typing import Annotated
 
 import typer
 
-from piramida.commands.common import fail, friendly_errors, print_json
+from piramida.commands.common import (
+    MAX_GAMES,
+    MAX_SHOTS,
+    MAX_SIMS,
+    SEED_MAX,
+    fail,
+    friendly_errors,
+    print_json,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -24,25 +32,33 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--variant", help="Variant, e.g. free, combined.")
         ] = "free",
         agents: Annotated[
-            str, typer.Option("--agents", help="Two agent names, comma-separated: A,B.")
+            str,
+            typer.Option(
+                "--agents",
+                help="Two agent specs, comma-separated: NAME or NAME:key=value:..., e.g. planner:sims=500,greedy.",
+            ),
         ] = "greedy,random",
-        games: Annotated[int, typer.Option("--games", help="Number of games (pairs of two).")] = 2,
+        games: Annotated[
+            int, typer.Option("--games", min=2, max=MAX_GAMES, help="Number of games, even (duplicate pairs of two).")
+        ] = 2,
         seed: Annotated[
-            int, typer.Option("--seed", help="Match seed: racks and noise streams.")
+            int, typer.Option("--seed", min=0, max=SEED_MAX, help="Match seed: racks and noise streams.")
         ] = 0,
         noise: Annotated[
             str,
             typer.Option("--noise", help="Execution noise preset (configs/noise): none, pro, ..."),
         ] = "none",
         max_shots: Annotated[
-            int, typer.Option("--max-shots", help="Shots after which a frame is a draw.")
+            int, typer.Option("--max-shots", min=1, max=MAX_SHOTS, help="Shots after which a frame is a draw.")
         ] = 300,
         budget: Annotated[
             str, typer.Option("--budget", help="planner: thinking time per decision (2s, 500ms, 2).")
         ] = "1s",
         sims: Annotated[
             int | None,
-            typer.Option("--sims", help="planner: simulations per decision instead of a time budget."),
+            typer.Option(
+                "--sims", min=1, max=MAX_SIMS, help="planner: simulations per decision instead of a time budget."
+            ),
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         progress: Annotated[
@@ -50,21 +66,22 @@ def register(app: typer.Typer) -> None:
         ] = True,
     ) -> None:
         """Play GAMES duplicate games of VARIANT between two agents and summarise."""
+        from piramida.agents.specs import parse_spec, parse_specs
         from piramida.commands.suggest import parse_budget
         from piramida.env.physics import load_noise
         from piramida.eval.match import check_match, run_match
 
-        names = [a.strip() for a in agents.split(",")]
+        names = [s.text for s in parse_specs(agents, count=2)]
         check_match(variant, names, games)
-        if max_shots < 1:
-            fail(f"--max-shots must be at least 1, got {max_shots}")
+        if games % 2:
+            fail(f"--games must be even: games are played in duplicate pairs (two games a rack), got {games}")
         if noise != "none":
             load_noise(noise)
-        if sims is not None and sims < 1:
-            fail(f"--sims must be at least 1, got {sims}")
         # The planner thinks within the budget and plans for the match's noise.
-        planner_kw = {"budget_s": None if sims else parse_budget(budget), "n_sims": sims, "noise": noise}
-        kwargs = [planner_kw if n == "planner" else {} for n in names]
+        # The budget is checked even when --sims replaces it: a typo is still a typo.
+        budget_s = parse_budget(budget)
+        planner_kw = {"budget_s": None if sims else budget_s, "n_sims": sims, "noise": noise}
+        kwargs = [planner_kw if parse_spec(n).name == "planner" else {} for n in names]
         result = run_match(
             variant,
             names,
@@ -76,6 +93,9 @@ def register(app: typer.Typer) -> None:
             agent_kwargs=kwargs,
         )
         if as_json:
-            print_json(result.to_dict())
+            import shlex
+            import sys
+
+            print_json(result.to_dict(frames=True) | {"command": shlex.join(["piramida", *sys.argv[1:]])})
         else:
             typer.echo(result.summary())

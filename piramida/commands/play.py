@@ -7,7 +7,14 @@ from pathlib import Path
 
 import typer
 
-from piramida.commands.common import fail, friendly_errors
+from piramida.commands.common import (
+    MAX_SHOTS,
+    SEED_MAX,
+    check_out_dir,
+    check_out_file,
+    friendly_errors,
+    out_path,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -15,25 +22,32 @@ def register(app: typer.Typer) -> None:
     @friendly_errors
     def play(
         variant: str = typer.Option("free", "--variant", help="the variant to play"),
-        agents: str = typer.Option("random,random", "--agents", help="two agents, comma separated"),
-        seed: int = typer.Option(0, "--seed", help="seed of the rack, the agents and the noise"),
+        agents: str = typer.Option(
+            "random,random", "--agents", help="two agent specs, comma separated: NAME or NAME:key=value:..."
+        ),
+        seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="seed of the rack, the agents and the noise"),
         noise: str = typer.Option("none", "--noise", help="execution noise preset (configs/noise)"),
-        max_shots: int = typer.Option(200, "--max-shots", help="stop after this many shots"),
+        max_shots: int = typer.Option(200, "--max-shots", min=1, max=MAX_SHOTS, help="stop after this many shots"),
         option: list[str] = typer.Option(None, "--option", help="variant option NAME=VALUE (repeatable)"),
-        save: Path | None = typer.Option(None, "--save", help="write the game (full history) as JSON here"),
-        png_dir: Path | None = typer.Option(None, "--png-dir", help="write a PNG of the position after each shot"),
+        save: Path | None = typer.Option(
+            None, "--save", parser=out_path, help="write the game (full history) as JSON here"
+        ),
+        png_dir: Path | None = typer.Option(
+            None, "--png-dir", parser=out_path, help="write a PNG of the position after each shot"
+        ),
     ) -> None:
         """Play a frame between two agents, one line per shot and ruling."""
-        from piramida.agents import AGENTS, make_agent
+        from piramida.agents.specs import parse_specs
         from piramida.env.game import Game
         from piramida.env.rules.options import parse_option_args
         from piramida.env.view import GameView
 
-        names = [a.strip() for a in agents.split(",")]
-        if len(names) != 2 or any(n not in AGENTS for n in names):
-            fail(f"--agents wants two of {', '.join(AGENTS)} separated by a comma, got {agents!r}")
-        if png_dir is not None and not png_dir.is_dir():
-            fail(f"--png-dir {str(png_dir)!r} is not a folder")
+        specs = parse_specs(agents, count=2)
+        # Outputs are checked before the frame is played, not after.
+        if png_dir is not None:
+            check_out_dir(png_dir, "--png-dir")
+        if save is not None:
+            check_out_file(save, "--save")
 
         from piramida.env.physics import load_noise, simulate
 
@@ -46,7 +60,7 @@ def register(app: typer.Typer) -> None:
             res = simulate(position, shot, noise=nz, seed=None if nz is None else seed * 100003 + strokes[0])
             return res.events, res.final
 
-        players = [make_agent(n, seed=seed * 2 + i) for i, n in enumerate(names)]
+        players = [s.build({"seed": seed * 2 + i}) for i, s in enumerate(specs)]
         game = Game.new(variant, seed=seed, options=parse_option_args(option), simulate=noisy)
         shots = 0
         while not game.over and shots < max_shots:
@@ -66,7 +80,7 @@ def register(app: typer.Typer) -> None:
                 from piramida.env.render import draw_position
 
                 draw_position(game.position, path=png_dir / f"shot_{shots:04d}.png", title=f"shot {shots}")
-        result = f"winner p{game.winner}" if game.winner is not None else ("over" if game.over else "stopped")
+        result = f"winner p{game.winner}" if game.winner is not None else ("draw" if game.over else "stopped")
         typer.echo(f"{result}; score {game.score[0]}-{game.score[1]} after {shots} shots")
         if save is not None:
             game.save(save)

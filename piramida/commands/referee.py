@@ -1,5 +1,5 @@
 """``piramida referee``: judge one shot from a position, the shot, its event
-log and the position after it (DESIGN.md §2; RULES.md)."""
+log and the position after it (docs/design.md §2; docs/game_rules.md)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
         if pos_before.variant != variant:
             fail(f"--before is a {pos_before.variant} position, not {variant}")
         the_shot = load_shot(shot)
-        log = events_from_json(read_arg(events))
+        log = events_from_json(read_arg(events, "an event log"))
         state = ref.initial_state(pos_before)
         ref.check_shot(state, the_shot)
         ruling = ref.judge(pos_before, the_shot, log, pos_after, (), state)

@@ -7,14 +7,15 @@ from typing import Annotated
 
 import typer
 
-from piramida.commands.common import fail, friendly_errors, load_position, load_shot, print_json
-
-
-def _check_out(path: Path, kind: str) -> None:
-    if path.suffix.lower() != f".{kind}":
-        fail(f"--{kind} wants a file name ending in .{kind}, got {str(path)!r}")
-    if not path.parent.is_dir():
-        fail(f"cannot write {path}: folder {str(path.parent)!r} does not exist")
+from piramida.commands.common import (
+    SEED_MAX,
+    check_out_file,
+    friendly_errors,
+    load_position,
+    load_shot,
+    out_path,
+    print_json,
+)
 
 
 def _describe(e) -> str:
@@ -48,13 +49,15 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--noise", help="Execution noise preset (none, pro, amateur, novice) or a TOML path."),
         ] = None,
-        seed: Annotated[int | None, typer.Option("--seed", help="Seed of the noise.")] = None,
+        seed: Annotated[
+            int | None, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed of the noise.")
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
         motion: Annotated[
             bool, typer.Option("--motion/--no-motion", help="List motion-state changes too.")
         ] = False,
-        png: Annotated[Path | None, typer.Option("--png", help="Draw every ball's path here.")] = None,
-        gif: Annotated[Path | None, typer.Option("--gif", help="Write an animation here.")] = None,
+        png: Annotated[Path | None, typer.Option("--png", parser=out_path, help="Draw every ball's path here.")] = None,
+        gif: Annotated[Path | None, typer.Option("--gif", parser=out_path, help="Write an animation here.")] = None,
     ) -> None:
         """Simulate one shot: the event log, the final position, pictures."""
         from piramida.env.physics import simulate as run
@@ -63,7 +66,7 @@ def register(app: typer.Typer) -> None:
         sh = load_shot(shot)
         for path, kind in ((png, "png"), (gif, "gif")):
             if path is not None:
-                _check_out(path, kind)
+                check_out_file(path, f"--{kind}", f".{kind}")
         result = run(pos, sh, noise=noise, seed=seed)
         if as_json:
             print_json(result.to_dict())

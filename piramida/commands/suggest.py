@@ -1,4 +1,4 @@
-"""``piramida suggest``: the best shots in a position (DESIGN.md §6).
+"""``piramida suggest``: the best shots in a position (docs/design.md §6).
 
     piramida suggest --variant free --position pos.json --budget 1s --top 3 --png shot.png
 
@@ -13,28 +13,28 @@ moves, and the odds.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from piramida.commands.common import fail, friendly_errors, load_position, print_json
-
-_BUDGET = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?\s*$")
+from piramida.commands.common import (
+    MAX_SIMS,
+    SEED_MAX,
+    check_out_file,
+    fail,
+    friendly_errors,
+    load_position,
+    out_path,
+    print_json,
+)
 
 
 def parse_budget(text: str) -> float:
-    """'2s', '500ms', '2' (seconds) -> seconds; ValueError otherwise."""
-    m = _BUDGET.match(text)
-    if m is None:
-        raise ValueError(f"--budget must look like 2s, 500ms or 2, got {text!r}")
-    value = float(m.group(1))
-    if m.group(2) == "ms":
-        value /= 1000.0
-    if not 0 < value <= 3600:
-        raise ValueError(f"--budget must be more than 0 and at most an hour, got {text!r}")
-    return value
+    """'2s', '500ms', '2' (seconds) -> seconds; a one-line error otherwise."""
+    from piramida.agents.specs import parse_duration
+
+    return parse_duration(text, "--budget")
 
 
 def view_of(position: Any, options: dict[str, Any] | None = None) -> Any:
@@ -230,16 +230,20 @@ def register(app: typer.Typer) -> None:
         ] = "1s",
         sims: Annotated[
             int | None,
-            typer.Option("--sims", help="A simulation-count budget instead (reproducible anywhere)."),
+            typer.Option(
+                "--sims", min=1, max=MAX_SIMS, help="A simulation-count budget instead (reproducible anywhere)."
+            ),
         ] = None,
-        top: Annotated[int, typer.Option("--top", help="How many shots to list.")] = 3,
+        top: Annotated[int, typer.Option("--top", min=1, max=50, help="How many shots to list.")] = 3,
         noise: Annotated[
             str, typer.Option("--noise", help="Skill to plan for: none, pro, amateur, novice.")
         ] = "pro",
-        seed: Annotated[int, typer.Option("--seed", help="Seed of the noise samples.")] = 0,
+        seed: Annotated[
+            int, typer.Option("--seed", min=0, max=SEED_MAX, help="Seed of the noise samples.")
+        ] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         png: Annotated[
-            Path | None, typer.Option("--png", help="Draw the best shot here (.png).")
+            Path | None, typer.Option("--png", parser=out_path, help="Draw the best shot here (.png).")
         ] = None,
     ) -> None:
         """Suggest the best shots for the player to move in POSITION."""
@@ -247,17 +251,10 @@ def register(app: typer.Typer) -> None:
         from piramida.env.position import VARIANTS
 
         budget_s = parse_budget(budget)
-        if sims is not None and sims < 1:
-            fail(f"--sims must be at least 1, got {sims}")
-        if top < 1:
-            fail(f"--top must be at least 1, got {top}")
         if variant is not None and variant not in VARIANTS:
             fail(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
         if png is not None:
-            if png.suffix.lower() != ".png":
-                fail(f"--png wants a file name ending in .png, got {str(png)!r}")
-            if not png.parent.is_dir():
-                fail(f"cannot write {png}: folder {str(png.parent)!r} does not exist")
+            check_out_file(png, "--png", ".png")
         if noise != "none":
             load_noise(noise)
         pos = load_position(position)

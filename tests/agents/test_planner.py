@@ -163,7 +163,7 @@ def _pot_value(mine: int, theirs: int) -> tuple[float, float]:
 
 def test_race_value_follows_the_score() -> None:
     """The same pot is worth more of the frame the closer the shooter is to
-    winning (RULES.md §5.1: first to 8 balls); at 7 balls it wins it."""
+    winning (docs/game_rules.md §5.1: first to 8 balls); at 7 balls it wins it."""
     v = {sc: _pot_value(*sc) for sc in [(0, 0), (7, 0), (0, 6), (2, 6)]}
     assert v[(7, 0)][0] == 1.0
     # Closer to the frame is better; the opponent closer to it is worse.
@@ -216,7 +216,7 @@ def test_leave_matches_aim_geometry() -> None:
 
 
 def test_break_candidates_are_evaluated_from_the_house() -> None:
-    """With ``breaks`` the planner weighs a family of break strokes (RULES.md
+    """With ``breaks`` the planner weighs a family of break strokes (docs/game_rules.md
     §4.2: from the house, at the rack) by their sampled outcomes."""
     from piramida.agents.planner_candidates import BREAK_OFFSETS, BREAK_SPEEDS, Budget, PlanContext
 
@@ -271,7 +271,7 @@ def test_the_break_book_is_offered_on_a_full_rack_only() -> None:
 
 def test_a_combined_svoyak_counts_as_a_pot() -> None:
     """In combined pyramid the coloured ball in off the rack scores through
-    the ball taken from the table afterwards (RULES.md §5.2, the opponent
+    the ball taken from the table afterwards (docs/game_rules.md §5.2, the opponent
     picks it): the book's break is reported as a pot worth a ball."""
     from piramida.agents.break_book import book_shots
 
@@ -285,7 +285,7 @@ def test_a_combined_svoyak_counts_as_a_pot() -> None:
 
 
 def test_five_ball_planner_pots_with_the_carom_on() -> None:
-    """Five balls (RULES.md §5.7): a pot scores only with a carom. Red r1
+    """Five balls (docs/game_rules.md §5.7): a pot scores only with a carom. Red r1
     0.5 m out from the rear-right corner, the white at a 30° cut, the other
     red on the white's stun line: the planner calls r1 into that pocket and
     scores the red-onto-red carom (6 points)."""

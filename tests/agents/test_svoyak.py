@@ -1,6 +1,6 @@
 """Свояк (the struck ball in off an object ball, agents/svoyak.py): the
 tangent-line geometry, the simulated aim correction, and the referee's
-scoring of the result in free and combined pyramid (RULES.md §5.1, §5.2)."""
+scoring of the result in free and combined pyramid (docs/game_rules.md §5.1, §5.2)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_refined_svoyak_goes_in_and_scores(variant: str) -> None:
         assert struck in ruling.scored[0]
     else:
         # The cue ball in after a legal contact: an object ball is owed to
-        # the shooter, who plays on from hand (RULES.md §5.2).
+        # the shooter, who plays on from hand (docs/game_rules.md §5.2).
         assert ruling.state.pending is not None and "svoyak" in ruling.state.pending.stages
 
 

@@ -1,5 +1,5 @@
 """Event logs: the JSON form round-trips and malformed events are refused
-(DESIGN.md §2)."""
+(docs/design.md §2)."""
 
 from __future__ import annotations
 

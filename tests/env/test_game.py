@@ -209,3 +209,15 @@ def test_save_load_replays_to_the_same_state(variant: str, tmp_path: Path) -> No
     g2 = Game.load(path)
     assert g2.state == g.state and g2.history == g.history
     assert [r.to_dict() if r else None for r in g2.rulings] == [r.to_dict() if r else None for r in g.rulings]
+
+
+def test_check_shot_says_what_play_would_refuse_in_the_lag_and_after() -> None:
+    g = Game.new("combined", seed=0, lag=True, simulate=_lag_sim([0.5, 0.3]))
+    g.check_shot(Shot("0", 90, 3.0, place=(0.5, 0.3)))  # player 0, his side
+    with pytest.raises(IllegalShotError, match="your side"):
+        g.check_shot(Shot("0", 90, 3.0, place=(1.3, 0.3)))
+    with pytest.raises(IllegalShotError, match="placed in the house"):
+        g.check_shot(Shot("0", 90, 3.0))
+    g.play(Shot("0", 90, 3.0, place=(0.5, 0.3)))
+    g.play(Shot("0", 90, 3.0, place=(1.3, 0.3)))
+    assert g.shots == 2 and g.legal_choices() == ("break", "make_opponent_break")

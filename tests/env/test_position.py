@@ -1,4 +1,4 @@
-"""Position: round trips (Hypothesis), the rack of RULES.md §2, the
+"""Position: round trips (Hypothesis), the rack of docs/game_rules.md §2, the
 five-ball start, and every class of invalid input."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from piramida.env.errors import InvalidPositionError, PiramidaError, UnknownVariantError
 from piramida.env.position import (
     IN_HAND,
+    POINT_VARIANTS,
     VARIANTS,
     Position,
     ball_ids,
@@ -27,7 +28,7 @@ TABLE = Table.default()
 R = TABLE.ball_radius
 W, L = TABLE.width, TABLE.length
 
-# RULES.md §2: classic pyramid fixed rack, apex to base (typed from the
+# docs/game_rules.md §2: classic pyramid fixed rack, apex to base (typed from the
 # rules text, not imported from the code under test).
 CLASSIC_ROWS = [row.split() for row in "4 / 5 6 / 7 15 8 / 9 14 13 10 / 2 1 12 11 3".split(" / ")]
 
@@ -55,7 +56,8 @@ def positions(draw: st.DrawFn) -> Position:
     cut1 = draw(st.integers(0, len(rest)))
     cut2 = draw(st.integers(cut1, len(rest)))
     shelves = (tuple(rest[:cut1]), tuple(rest[cut1:cut2]))
-    score = (draw(st.integers(-200, 200)), draw(st.integers(-200, 200)))
+    lo = -200 if variant in POINT_VARIANTS else 0
+    score = (draw(st.integers(lo, 200)), draw(st.integers(lo, 200)))
     owed = (draw(st.integers(0, 5)), draw(st.integers(0, 5)))
     return Position(
         variant,
@@ -190,7 +192,7 @@ def test_shuffled_racks_depend_on_the_seed() -> None:
 
 
 def test_five_ball_start() -> None:
-    # RULES.md §5.7: r1 front spot, y centre spot, r2 rear spot, w1 in hand.
+    # docs/game_rules.md §5.7: r1 front spot, y centre spot, r2 rear spot, w1 in hand.
     p = Position.start("five_ball")
     assert p.ball_map == {"r1": TABLE.front_spot, "y": TABLE.centre_spot, "r2": TABLE.rear_spot}
     assert p.in_hand == "house" and p.to_move == 0 and cue_ball_of("five_ball", 0) == "w1"
@@ -281,9 +283,9 @@ def test_non_finite(bad: float) -> None:
 
 def test_non_finite_in_json_and_text() -> None:
     # Python's json accepts NaN and Infinity; the position must not.
-    with pytest.raises(InvalidPositionError, match="non-finite"):
+    with pytest.raises(InvalidPositionError, match="finite"):
         Position.from_json('{"variant": "free", "balls": {"1": [NaN, 1.0]}}')
-    with pytest.raises(InvalidPositionError, match="non-finite"):
+    with pytest.raises(InvalidPositionError, match="finite"):
         Position.from_text("variant=free balls=1:0.5,inf")
 
 
@@ -321,7 +323,11 @@ def test_bad_in_hand() -> None:
 
 def test_bad_turn_and_owed() -> None:
     _bad("to_move must be 0 or 1", to_move=2)
-    _bad("owed penalty balls must be >= 0", owed=(0, -1))
+    _bad(r"owed penalty balls must be in \[0, 1000\]", owed=(0, -1))
+    _bad(r"owed penalty balls must be in \[0, 1000\]", owed=(1001, 0))
+    _bad(r"scores in free must be in \[0, 100000\]", score=(-5, 0))
+    _bad(r"scores in classic71 must be in \[-100000, 100000\]", variant="classic71", score=(10**300, 0))
+    Position("classic71", (), score=(-5, 0))  # fouls deduct points in the classic pyramid
     with pytest.raises(InvalidPositionError, match="'to_move' must be 0 or 1"):
         Position.from_json('{"variant": "free", "to_move": true}')
     with pytest.raises(InvalidPositionError, match="'score' must be two integers"):

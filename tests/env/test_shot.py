@@ -1,5 +1,5 @@
 """Shot: round trips (Hypothesis), the design's text form, and validation
-(RULES.md §3, DESIGN.md §2)."""
+(docs/game_rules.md §3, docs/design.md §2)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from piramida.env.errors import InvalidShotError
-from piramida.env.shot import MAX_SPEED, MAX_THETA, MISCUE_LIMIT, Shot
+from piramida.env.shot import (
+    MAX_PHI,
+    MAX_PLACE,
+    MAX_SPEED,
+    MAX_THETA,
+    MIN_SPEED,
+    MISCUE_LIMIT,
+    Shot,
+)
 from piramida.env.table import POCKETS
 
 IDS = [str(i) for i in range(16)] + ["w1", "w2", "r1", "r2", "y"]
 finite = st.floats(allow_nan=False, allow_infinity=False)
+place = st.floats(-MAX_PLACE, MAX_PLACE)
 
 
 @st.composite
@@ -28,11 +37,11 @@ def shots(draw: st.DrawFn) -> Shot:
     return Shot(
         ball=draw(st.sampled_from(IDS)),
         phi=draw(st.floats(-720, 720)),
-        v=draw(st.floats(0, MAX_SPEED, exclude_min=True)),
+        v=draw(st.floats(MIN_SPEED, MAX_SPEED)),
         a=a,
         b=b,
         theta=draw(st.floats(0, MAX_THETA)),
-        place=draw(st.none() | st.tuples(finite, finite)),
+        place=draw(st.none() | st.tuples(place, place)),
         call=draw(st.none() | st.tuples(st.sampled_from(IDS), st.sampled_from(POCKETS))),
         declare_frozen=draw(st.none() | st.sampled_from(IDS)),
     )
@@ -164,3 +173,21 @@ def test_ids_must_be_text_form_tokens(kw: dict[str, object], match: str) -> None
     args.update(kw)
     with pytest.raises(InvalidShotError, match=match):
         Shot(**args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("ball=0 phi=1e308 v=1", "phi must be in"),
+        (f"ball=0 phi={MAX_PHI + 1} v=1", "phi must be in"),
+        ("ball=0 phi=0 v=5e-324", "speed v must be in"),
+        ("ball=0 phi=0 v=1 place=1e300,1", "place x must be in"),
+        ('{"ball": "0", "phi": 1e400, "v": 1}', "too large"),
+        ('{"ball": "0", "phi": ' + str(10**400) + ', "v": 1}', "too large"),
+        ('{"ball": "0", "phi": 0, "v": 1, "v": 2}', "given twice"),
+        ('{"ball": "0", "phi": NaN, "v": 1}', "finite"),
+    ],
+)
+def test_numbers_out_of_range(text: str, match: str) -> None:
+    with pytest.raises(InvalidShotError, match=match):
+        Shot.parse(text)

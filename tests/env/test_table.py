@@ -1,4 +1,4 @@
-"""The table: config numbers (RULES.md §1), pockets and jaws, markings,
+"""The table: config numbers (docs/game_rules.md §1), pockets and jaws, markings,
 house and frozen-ball semantics, and config errors."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 
 def test_rules_numbers(table: Table) -> None:
-    # RULES.md §1 table of defaults.
+    # docs/game_rules.md §1 table of defaults.
     assert (table.length, table.width) == (3.550, 1.775)
     assert table.ball_radius * 2 == pytest.approx(0.068)
     assert table.ball_mass == 0.280
@@ -114,7 +114,7 @@ def test_facings_run_along_the_axis_one_mouth_apart(table: Table, name: str) -> 
 
 def test_markings(table: Table) -> None:
     W, L = table.width, table.length
-    # RULES.md §1 (seed 004 item 2).
+    # docs/game_rules.md §1 (seed 004 item 2).
     assert table.centre_spot == (W / 2, L / 2)
     assert table.front_spot == (W / 2, L / 4)
     assert table.rear_spot == (W / 2, 3 * L / 4)

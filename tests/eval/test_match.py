@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from piramida.cli import app
+from piramida.env.errors import PiramidaError
 from piramida.eval.match import MatchError, noise_rng, rack_seed, run_match
 
 runner = CliRunner()
@@ -72,7 +73,7 @@ def test_frames_won_breaking_count_each_agents_own_breaks() -> None:
 
 def test_a_combined_svoyak_ball_counts_for_the_shooter() -> None:
     # The ball a свояк earns in combined pyramid is taken from the table after
-    # the shot (RULES.md §5.2); the runner credits it to the shot: a break
+    # the shot (docs/game_rules.md §5.2); the runner credits it to the shot: a break
     # that sends the coloured ball in off the rack is a break that pots.
     from piramida.agents.break_book import BOOK_PATH, load_book
     from piramida.env.game import Game
@@ -115,7 +116,7 @@ def test_greedy_beats_random_in_a_short_match() -> None:
     ],
 )
 def test_bad_parameters(variant: str, agents: list[str], games: int) -> None:
-    with pytest.raises(MatchError):
+    with pytest.raises(PiramidaError):  # MatchError, or the spec's AgentSpecError
         run_match(variant, agents, games)
 
 

@@ -1,4 +1,4 @@
-"""Checks against published figures (REFERENCES.md, Evaluation) and the
+"""Checks against published figures (docs/references.md, Evaluation) and the
 binomial itself, not against our own outputs."""
 
 import math

@@ -42,7 +42,7 @@ def test_parameter_ends_reach_the_legal_range_ends() -> None:
 
 
 def _crowded_house(table: Table) -> Position:
-    # Balls scattered in the house, the coloured ball in hand.
+    # Balls scattered in the house, the coloured ball in hand in the house.
     rng = np.random.default_rng(0)
     r = table.ball_radius
     balls: dict[str, tuple[float, float]] = {}
@@ -52,6 +52,9 @@ def _crowded_house(table: Table) -> Position:
         y = float(rng.uniform(r, table.house_line - r))
         if all(math.hypot(x - bx, y - by) >= 2 * r for bx, by in balls.values()):
             balls[next(ids)] = (x, y)
+    # One ball beyond the house: with every ball in the house the referee
+    # would move the ball in hand beyond the rear line (docs/game_rules.md item 21.2).
+    balls[next(ids)] = (table.width / 2, table.length / 2)
     return Position.from_balls("free", balls, in_hand="house", table=table)
 
 
@@ -115,9 +118,12 @@ def test_illegal_choice_becomes_the_first_legal_one() -> None:
     lg = legal(game)
     assert lg.kind == "choice"
     bad = next(i for i, c in enumerate(CHOICES) if c not in lg.choices)
-    d = decode(game, {"choice": bad})
+    rest = {"ball": 0, "call_ball": 0, "call_pocket": 0, "shot": np.zeros(7, np.float32)}
+    d = decode(game, rest | {"choice": bad})
     assert d.action == lg.choices[0] and d.corrections == ("choice",)
-    good = decode(game, {"choice": CHOICE_INDEX[lg.choices[-1]]})
+    with pytest.raises(InvalidActionError, match="missing"):
+        decode(game, {"choice": bad})  # every key of the action space, every time
+    good = decode(game, rest | {"choice": CHOICE_INDEX[lg.choices[-1]]})
     assert good.action == lg.choices[-1] and good.corrections == ()
 
 

@@ -5,7 +5,7 @@ test runs the env with ``flat=True``: the flat Box action of
 ``piramida.env.gym.wrappers`` (discrete parts as masked argmaxes, never an
 illegal option) and the flattened observation.
 Kept small: a 16-unit network, 64-step batches, 2 iterations, no remote
-workers (Ray 2.60: ``local_mode`` raises; REFERENCES.md). The default PPO
+workers (Ray 2.60: ``local_mode`` raises; docs/references.md). The default PPO
 module also samples the Dict action once the observation is flat (without
 the mask); that case is the slow test below.
 """
@@ -111,3 +111,25 @@ def test_ppo_samples_the_dict_action_with_a_flat_observation(
     results = _train(cfg, tmp_path, ray_temp, monkeypatch, iters=1)
     assert results[0]["num_env_steps_sampled_lifetime"] >= 64
     assert math.isfinite(float(results[0]["learners"]["shared"]["total_loss"]))
+
+
+def test_rllib_env_refuses_out_of_space_actions_before_changing_anything() -> None:
+    # MultiAgentPyramid is the core mixed into RLlib's MultiAgentEnv: the
+    # same check (decode.check_action / check_flat) guards its step.
+    import numpy as np
+
+    from piramida.env.gym import MultiAgentPyramid
+    from piramida.env.gym.decode import InvalidActionError
+
+    for flat, bad in ((False, {"ball": np.inf}), (True, np.full(96, np.nan))):
+        env = MultiAgentPyramid({"variant": "five_ball", "noise": "none", "flat": flat})
+        obs, _ = env.reset(seed=0)
+        (agent,) = obs
+        good = env.action_spaces[agent].sample()
+        act = good | bad if isinstance(bad, dict) else bad
+        shots = env.frame.shots
+        with pytest.raises(InvalidActionError):
+            env.step({agent: act})
+        assert env.frame.shots == shots and env.actor() == agent
+        env.step({agent: good})
+        assert env.frame.shots == shots + 1

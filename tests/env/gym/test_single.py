@@ -1,4 +1,4 @@
-"""The single-agent environments ``piramida/<Variant>-v0`` (DESIGN.md §5)."""
+"""The single-agent environments ``piramida/<Variant>-v0`` (docs/design.md §5)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Property tests under random play: random legal shots and choices, random
 well-formed event logs, >= 2000 shots per variant. After every action: no
 exception, every ball accounted for, scores equal what the shelves and the
-penalties say, and a winner exactly when the target is reached (RULES.md
+penalties say, and a winner exactly when the target is reached (docs/game_rules.md
 §4.11, §5)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Unit tests of the shared pyramid rules, the options, and the referee and
-play commands (RULES.md §4, §6)."""
+play commands (docs/game_rules.md §4, §6)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ CX, Y0 = T.rear_spot
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "rulings"
 runner = CliRunner()
 
-# RULES.md names these options with these defaults (§4.1, §4.6, §4.7, §4.9, §5).
+# docs/game_rules.md names these options with these defaults (§4.1, §4.6, §4.7, §4.9, §5).
 RULES_DEFAULTS = {
     "free": {"target": 8, "penalty": "take_from_table", "scoring": "balls", "points_target": 71},
     "combined": {"target": 8, "svoyak_pick": "opponent"},
@@ -211,7 +211,7 @@ def test_rules_never_import_the_physics() -> None:
 def test_pending_choices_owe_the_balls_they_will_give() -> None:
     from piramida.env.rules.ruling import Pending
 
-    # After a foul the non-offender (the chooser) takes a ball (RULES.md §5.1);
+    # After a foul the non-offender (the chooser) takes a ball (docs/game_rules.md §5.1);
     # after a свояк the shooter (recorded as the offender) gets one (§5.2).
     assert Pending(("take", "after"), chooser=1, offender=0).balls_owed() == (0, 1)
     assert Pending(("take_or_hand",), chooser=0, offender=1).balls_owed() == (1, 0)

@@ -1,5 +1,5 @@
 """Golden cases: the break, item 20, its notes, pocketing, re-spotting and the
-push rule (RULES.md §3, §4). Expected rulings are reasoned from the rules."""
+push rule (docs/game_rules.md §3, §4). Expected rulings are reasoned from the rules."""
 
 from make_cases import (
     AFTER,
@@ -42,7 +42,7 @@ def bafter(before, gone=()):
 
 LEGAL0 = {"legal": True, "fouls": [], "winner": None}
 b = brk()
-case("break_cond1_pocket", "seed 004 item 12.1(1); RULES.md §4.2 (1)", "combined", b, BSHOT,
+case("break_cond1_pocket", "seed 004 item 12.1(1); docs/game_rules.md §4.2 (1)", "combined", b, BSHOT,
      Ev("0").hit("0", "1").pot("7", "rl"), bafter(b, ["7"]),
      {**LEGAL0, "scored": {"0": ["7"], "1": []}, "score": [1, 0], "respotted": {}, "next": nxt(0)})
 case("break_cond2_three_cushions", "seed 004 item 12.1(2)", "combined", b, BSHOT,
@@ -71,17 +71,17 @@ case("break_no_contact", "seed 004 items 5.3, 12.2", "combined", b, BSHOT, Ev("0
      bafter(b), {"legal": False, "fouls": ["no_contact"], "next": nxt(1, "choice", takes(ALL))},
      choices=["take_ball:1"], after_choices={"next": nxt(1, "choice", AFTER_BREAK), "score": [0, 1]})
 bf = brk("free")
-case("free_break_fail_accept_offender_shoots", "seed 004 items 6, 12.2(2); RULES.md §5.1", "free", bf,
+case("free_break_fail_accept_offender_shoots", "seed 004 items 6, 12.2(2); docs/game_rules.md §5.1", "free", bf,
      BSHOT, Ev("0").hit("0", "1").cush("2", "rear"), bafter(bf),
      {"legal": False, "fouls": ["illegal_break"], "next": nxt(1, "choice", takes(ALL))},
      choices=["take_ball:3", "accept_and_make_offender_shoot"],
      after_choices={"score": [0, 1], "next": nxt(0), "break": False})
 case("free_break_svoyak_scores_and_continues",
-     "seed 004 items 4.3, 12.1(1) (any ball, the struck ball too); RULES.md §4.2 (1), §5.1",
+     "seed 004 items 4.3, 12.1(1) (any ball, the struck ball too); docs/game_rules.md §4.2 (1), §5.1",
      "free", bf, BSHOT, Ev("0").hit("0", "5").pot("0", "rr"), after_of(bf, gone=("0",)),
      {**LEGAL0, "scored": {"0": ["0"], "1": []}, "score": [1, 0], "next": nxt(0)})
 bc = brk("classic71", rack15(CLASSIC_ORDER))
-case("classic_break_fail_rerack_offender_breaks", "seed 004 items 12.2(4); RULES.md §5.6 foul points",
+case("classic_break_fail_rerack_offender_breaks", "seed 004 items 12.2(4); docs/game_rules.md §5.6 foul points",
      "classic71", bc, BSHOT, Ev("0").hit("0", "4").cush("2", "rear").cush("3", "rear"), bafter(bc),
      {"legal": False, "fouls": ["illegal_break"], "score": [-5, 0], "next": nxt(1, "choice", AFTER_BREAK)},
      choices=["rerack_and_make_offender_break"],
@@ -91,12 +91,12 @@ case("moscow_break_fail_owes_ball", "seed 003 Штрафы: no ball yet, owed", 
      Ev("0").hit("0", "1").cush("2", "rear"), bafter(bm),
      {"legal": False, "fouls": ["illegal_break"], "score": [0, 0], "next": nxt(1, "choice", AFTER_BREAK)},
      after_choices={"owed": [1, 0]})
-case("break_svoyak_counts_as_pocketed", "seed 004 items 12.1(1), 21; RULES.md §4.2 interpretation",
+case("break_svoyak_counts_as_pocketed", "seed 004 items 12.1(1), 21; docs/game_rules.md §4.2 interpretation",
      "combined", b, BSHOT, Ev("0").hit("0", "1").pot("0", "ml"), after_of(b, place=None),
      {**LEGAL0, "scored": {"0": [], "1": []}, "next": nxt(1, "choice", takes(ALL, "remove_ball:"))},
      choices=["remove_ball:15"],
      after_choices={"shelves": [["15"], []], "score": [1, 0], "next": nxt(0, in_hand="house")})
-case("classic_break_cue_ball_pocketed", "RULES.md §5.6: cue ball pocketed is a foul; item 12.2",
+case("classic_break_cue_ball_pocketed", "docs/game_rules.md §5.6: cue ball pocketed is a foul; item 12.2",
      "classic71", bc, BSHOT, Ev("0").hit("0", "4").pot("0", "ml"), after_of(bc),
      {"legal": False, "fouls": ["cue_ball_pocketed"], "score": [-5, 0], "next": nxt(1, "choice", AFTER_BREAK)},
      choices=["accept_and_shoot"], after_choices={"next": nxt(1, in_hand="house")})
@@ -247,7 +247,7 @@ def push(name, src, ball3, phi, cue_end, ev, exp, variant="combined"):
     gone = [e["balls"][0] for e in ev.items if e["type"] in ("pocket", "off_table")]
     after = after_of(before, gone=gone, moves={"0": cue_end} if "0" not in gone else {})
     call = ("3", "rr") if variant == "classic71" else None
-    case(name, "seed 004 item 19.2; RULES.md §3" + src, variant, before, shot(phi=phi, call=call), ev, after,
+    case(name, "seed 004 item 19.2; docs/game_rules.md §3" + src, variant, before, shot(phi=phi, call=call), ev, after,
          exp)
 
 

@@ -1,6 +1,6 @@
 """Golden cases per variant: free pyramid penalties, свояк, Moscow, Nevskaya,
 dynamic, classic pyramid and five balls. Expected rulings reasoned from
-RULES.md §5 and the seed items named in each case."""
+docs/game_rules.md §5 and the seed items named in each case."""
 
 from make_cases import AFTER, CX, MID, RS, STD, Y0, Ev, after_of, case, nxt, pos, shot, takes
 
@@ -23,11 +23,11 @@ def simple(name, src, variant, before, ev, exp, gone=(), sh=None, moves=None, **
 # ------------------------------------------------------------ free pyramid
 F = v("free")
 T_FREE = takes("1234567")
-simple("free_foul_take_ball_then_offender_shoots", "seed 004 item 6; RULES.md §5.1 default penalty", "free",
+simple("free_foul_take_ball_then_offender_shoots", "seed 004 item 6; docs/game_rules.md §5.1 default penalty", "free",
        F, Ev("0").cush("0", "rear"), {"legal": False, "fouls": ["no_contact"], "next": nxt(1, "choice", T_FREE)},
        choices=["take_ball:3", "make_offender_shoot"],
        after_choices={"score": [3, 6], "shelves": [SH[0], SH[1] + ["3"]], "next": nxt(0)})
-simple("free_offender_returns_ball", "seed 003 Штрафы; RULES.md §5.1 option penalty", "free", F,
+simple("free_offender_returns_ball", "seed 003 Штрафы; docs/game_rules.md §5.1 option penalty", "free", F,
        Ev("0").cush("0", "rear"),
        {"legal": False, "fouls": ["no_contact"], "score": [2, 5], "respotted": {"10": RS},
         "next": nxt(1, "choice", AFTER)}, options={"penalty": "offender_returns"})
@@ -38,11 +38,11 @@ simple("free_owed_ball_collected_after_scoring", "seed 003 Штрафы: collect
        "free", v("free", shelves=[SH[0], SH[1]], owed=(1, 0)), Ev("0").hit("0", "1").pot("1", "rl").pot("3", "fl"),
        {"legal": True, "scored": {"0": ["1", "3"], "1": []}, "score": [4, 5], "respotted": {"3": RS},
         "next": nxt(0)}, gone=["1", "3"], options={"penalty": "offender_returns"}, after_choices={"owed": [0, 0]})
-simple("free_struck_ball_scores", "seed 004 item 4.3; RULES.md §5.1: the struck ball included", "free", F,
+simple("free_struck_ball_scores", "seed 004 item 4.3; docs/game_rules.md §5.1: the struck ball included", "free", F,
        Ev("3").hit("3", "1").pot("1", "rl").pot("3", "ml"),
        {"legal": True, "scored": {"0": ["1", "3"], "1": []}, "score": [5, 5], "next": nxt(0)},
        gone=["1", "3"], sh=shot(ball="3"), moves={})
-simple("free_points_scoring", "seed 004 (amateur play: by points); RULES.md §5.1 scoring = points", "free",
+simple("free_points_scoring", "seed 004 (amateur play: by points); docs/game_rules.md §5.1 scoring = points", "free",
        v("free", score=(27, 65)), Ev("0").hit("0", "1").pot("2", "rr"),
        {"legal": True, "scored": {"0": ["2"], "1": []}, "score": [29, 65], "next": nxt(0)}, gone=["2"],
        options={"scoring": "points"})
@@ -58,19 +58,19 @@ simple("free_penalty_ball_wins", "seed 004 item 6: the penalty ball scores for t
 # ------------------------------------------------------------- свояк
 C = v("combined")
 SV = Ev("0").hit("0", "1").cush("1", "left_rear").pot("0", "ml")
-simple("combined_svoyak_opponent_picks", "seed 003 Ведение игры; seed 004 item 21; RULES.md §5.2", "combined",
+simple("combined_svoyak_opponent_picks", "seed 003 Ведение игры; seed 004 item 21; docs/game_rules.md §5.2", "combined",
        C, SV, {"legal": True, "fouls": [], "scored": {"0": [], "1": []}, "score": [3, 5],
                "next": nxt(1, "choice", takes("1234567", "remove_ball:"))}, gone=["0"],
        choices=["remove_ball:4"],
        after_choices={"score": [4, 5], "shelves": [SH[0] + ["4"], SH[1]], "next": nxt(0, in_hand="house")})
-simple("combined_svoyak_shooter_picks_option", "RULES.md §5.2 svoyak_pick = shooter (МКП)", "combined", C, SV,
+simple("combined_svoyak_shooter_picks_option", "docs/game_rules.md §5.2 svoyak_pick = shooter (МКП)", "combined", C, SV,
        {"legal": True, "next": nxt(0, "choice", takes("1234567", "remove_ball:"))}, gone=["0"],
        options={"svoyak_pick": "shooter"})
 simple("combined_svoyak_with_object_ball", "seed 003: any number of balls count", "combined", C,
        Ev("0").hit("0", "1").pot("1", "rl").pot("0", "ml"),
        {"legal": True, "scored": {"0": ["1"], "1": []}, "score": [4, 5],
         "next": nxt(1, "choice", takes("234567", "remove_ball:"))}, gone=["0", "1"])
-simple("combined_foul_cue_pocketed_in_hand", "RULES.md §5.2: foul with the cue ball pocketed", "combined", C,
+simple("combined_foul_cue_pocketed_in_hand", "docs/game_rules.md §5.2: foul with the cue ball pocketed", "combined", C,
        Ev("0").pot("0", "ml"), {"legal": False, "fouls": ["no_contact"], "next": nxt(1, "choice", T7)},
        gone=["0"], choices=["take_ball:1", "shoot"],
        after_choices={"score": [3, 6], "next": nxt(1, in_hand="house")})
@@ -105,7 +105,7 @@ simple("moscow_foul_pocketed_balls_not_scored", "seed 003 Штрафы (д): cue
        choices=["shoot"], after_choices={"next": nxt(1, in_hand="house")})
 
 N = v("nevskaya")
-simple("nevskaya_svoyak_as_combined", "seed 004 variant descriptions; RULES.md §5.4", "nevskaya", N, SV,
+simple("nevskaya_svoyak_as_combined", "seed 004 variant descriptions; docs/game_rules.md §5.4", "nevskaya", N, SV,
        {"legal": True, "next": nxt(1, "choice", takes("1234567", "remove_ball:"))}, gone=["0"])
 simple("nevskaya_decline_ball_in_hand_anywhere", "seed 004: Невская пирамида", "nevskaya", N,
        Ev("0").cush("0", "rear"),
@@ -117,16 +117,16 @@ simple("nevskaya_take_penalty_ball", "seed 004: Невская пирамида"
        after_choices={"score": [3, 6], "next": nxt(1, "choice", AFTER)})
 
 D = v("dynamic")
-simple("dynamic_svoyak_shooter_picks_in_hand_anywhere", "RULES.md §5.5", "dynamic", D, SV,
+simple("dynamic_svoyak_shooter_picks_in_hand_anywhere", "docs/game_rules.md §5.5", "dynamic", D, SV,
        {"legal": True, "next": nxt(0, "choice", takes("1234567", "remove_ball:"))}, gone=["0"],
        choices=["remove_ball:5"], after_choices={"score": [4, 5], "next": nxt(0, in_hand="anywhere")})
 DH = pos("dynamic", {k: xy for k, xy in STD.items() if k != "0"}, shelves=SH, in_hand="anywhere")
-simple("dynamic_premium_shot_cue_pocketed_is_foul", "RULES.md §5.5 (interpretation: every shot from hand "
+simple("dynamic_premium_shot_cue_pocketed_is_foul", "docs/game_rules.md §5.5 (interpretation: every shot from hand "
        "anywhere)", "dynamic", DH, Ev("0").hit("0", "1").pot("1", "rl").pot("0", "ml"),
        {"legal": False, "fouls": ["cue_ball_pocketed"], "respotted": {"1": RS}, "next": nxt(1, "choice", T7)},
        gone=["0", "1"], sh=shot(place=(0.5, 1.8)), choices=["take_ball:2", "shoot"],
        after_choices={"next": nxt(1, in_hand="anywhere"), "score": [3, 6]})
-simple("dynamic_foul_in_hand_house_option", "RULES.md §5.5 foul_in_hand = house", "dynamic", D,
+simple("dynamic_foul_in_hand_house_option", "docs/game_rules.md §5.5 foul_in_hand = house", "dynamic", D,
        Ev("0").hit("0", "1").cush("1", "left_rear").cush("1", "rear").off("0"),
        {"legal": False, "fouls": ["jumped_ball"]},
        gone=["0"], options={"foul_in_hand": "house"}, choices=["take_ball:2", "make_offender_shoot"],
@@ -137,7 +137,7 @@ K = v("classic71", score=(20, 30))
 
 
 def kc(name, src, before, call, ev, exp, gone=(), **kw):
-    simple(name, "seed 004 Классическая пирамида; RULES.md §5.6" + src, "classic71", before, ev, exp,
+    simple(name, "seed 004 Классическая пирамида; docs/game_rules.md §5.6" + src, "classic71", before, ev, exp,
            gone=gone, sh=shot(call=call), **kw)
 
 
@@ -186,7 +186,7 @@ kc("classic_cleared_tie_draw_option", ": tie = draw", pos("classic71", LAST,
 KB = pos("classic71", {str(i): xy for i, xy in zip(range(1, 16), [(0.2 + 0.1 * (i % 14), 2.0 + 0.1 * (i // 14))
                                                                for i in range(15)], strict=True)},
          in_hand="house", brk=True)
-simple("classic_break_pocket_scores", "RULES.md §5.6 interpretation: the break needs no call", "classic71", KB,
+simple("classic_break_pocket_scores", "docs/game_rules.md §5.6 interpretation: the break needs no call", "classic71", KB,
        Ev("0").hit("0", "3").pot("7", "rl"), {"legal": True, "score": [7, 0], "next": nxt(0)}, gone=["7"],
        sh=shot(place=(CX, 0.5)), moves={"0": (0.6, 1.5)})
 
@@ -257,7 +257,7 @@ five("five_foul_points_go_to_opponent", "(a fault while pocketing: the points go
              "next": nxt(1, "choice", AFTER)}, extra_ev=[("pot", "w1", "rr")],
      choices=["make_offender_shoot"], after_choices={"next": nxt(0, in_hand="house")})
 before = fb()
-case("five_start_spot_taken_respot", "RULES.md §5.7: start spot taken, §4.7 procedure", "five_ball", before,
+case("five_start_spot_taken_respot", "docs/game_rules.md §5.7: start spot taken, §4.7 procedure", "five_ball", before,
      shot(ball="w1", call=("r1", "fl")), Ev("w1").hit("w1", "r1").pot("r1", "fl"),
      after_of(before, gone=["r1"], moves={"w1": (CX, 3.55 / 4)}),
      {"legal": True, "score": [0, 0], "respotted": {"r1": [CX, Y0 + 0.069]}, "next": nxt(1)})
@@ -270,7 +270,7 @@ simple("combined_svoyak_ball_wins", "seed 003 (eight balls); item 1.16: the win 
        "combined", v("combined", shelves=[["8", "9", "10", "11", "12", "13", "14"], ["15"]]), SV,
        {"legal": True, "score": [7, 1], "winner": None}, gone=["0"], choices=["remove_ball:3"],
        after_choices={"score": [8, 1], "winner": 0, "next": nxt(None, "none")})
-simple("dynamic_premium_shot_object_ball_scores", "RULES.md §5.5: on the premium shot object balls score",
+simple("dynamic_premium_shot_object_ball_scores", "docs/game_rules.md §5.5: on the premium shot object balls score",
        "dynamic", DH, Ev("0").hit("0", "1").pot("1", "rl"),
        {"legal": True, "scored": {"0": ["1"], "1": []}, "score": [4, 5], "next": nxt(0)}, gone=["1"],
        sh=shot(place=(0.5, 1.8)), moves={"0": (0.6, 1.5)})
@@ -285,7 +285,7 @@ simple("nevskaya_break_foul_take_or_hand", "seed 004 item 12.2 and Невска�
        after_choices={"next": nxt(1, "choice", ["accept_and_shoot", "accept_and_make_offender_shoot",
                                                 "rerack_and_break", "rerack_and_make_offender_break"])})
 before5 = pos("five_ball", FB)
-case("five_jumped_ball_comes_back", "RULES.md §5.7 and §4.6: every jumped ball comes back", "five_ball",
+case("five_jumped_ball_comes_back", "docs/game_rules.md §5.7 and §4.6: every jumped ball comes back", "five_ball",
      before5, shot(ball="w1", call=("r1", "fl")), Ev("w1").hit("w1", "r1").off("y"),
      after_of(before5, gone=["y"], moves={"w1": (1.2, 1.5)}),
      {"legal": False, "fouls": ["jumped_ball"], "score": [0, 0], "respotted": {"y": START["y"]},

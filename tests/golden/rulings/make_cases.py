@@ -2,7 +2,7 @@
 
 Boilerplate only: positions, event logs and shots are built by the small
 helpers below; every expected ruling is written out by hand from the rules
-(RULES.md and the seed item named in ``source``), not computed by the code
+(docs/game_rules.md and the seed item named in ``source``), not computed by the code
 under test. Run: ``.venv/bin/python tests/golden/rulings/make_cases.py``.
 """
 

@@ -1,6 +1,6 @@
 """Golden referee cases: each JSON file in this folder is a position before,
 a shot, an event log, the position after, options, and the ruling expected
-by the rules (RULES.md; the seed item is named in ``source``). The files are
+by the rules (docs/game_rules.md; the seed item is named in ``source``). The files are
 written by ``make_cases.py``; the expectations there are reasoned by hand."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def test_enough_cases() -> None:
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_golden_ruling(path: Path) -> None:
     case = json.loads(path.read_text(encoding="utf-8"))
-    assert case["source"], "every case names its seed item or RULES.md section"
+    assert case["source"], "every case names its seed item or docs/game_rules.md section"
     ref = get_referee(case["variant"], case["options"])
     before = Position.from_dict(case["before"])
     shot = Shot.from_dict(case["shot"])

@@ -1,0 +1,175 @@
+"""Agent specs: one grammar wherever an agent is named.
+
+    NAME                      greedy
+    NAME:key=value:key=value  planner:budget=1s:noise=amateur
+
+Colons separate the parts, so that a comma can still separate the agents of
+a list (``--agents planner:sims=500,greedy``). Each agent declares its keys
+with a type; an unknown name or key, or a value that does not parse, is a
+one-line ``AgentSpecError`` listing what is known. Keys a spec leaves out
+take the caller's defaults (a match passes its noise preset and budget), and
+those take the agent's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from piramida.env.errors import PiramidaError
+from piramida.env.inputs import brief
+
+
+class AgentSpecError(PiramidaError):
+    """A malformed agent spec: unknown agent or key, or a bad value."""
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?\s*$")
+MAX_BUDGET_S = 3600.0
+MAX_SIMS = 10_000_000
+
+
+def parse_duration(text: str, what: str = "budget") -> float:
+    """'2s', '500ms', '2' (seconds) -> seconds, more than 0, at most an hour."""
+    m = _DURATION.match(text)
+    if m is None:
+        raise AgentSpecError(f"{what} must look like 2s, 500ms or 2, got {brief(text, 30)}")
+    value = float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0)
+    if not 0 < value <= MAX_BUDGET_S:
+        raise AgentSpecError(f"{what} must be more than 0 and at most an hour, got {brief(text, 30)}")
+    return value
+
+
+def _positive_int(text: str, what: str) -> int:
+    if not re.fullmatch(r"\d{1,9}", text.strip()):
+        raise AgentSpecError(f"{what} must be a whole number from 1 to {MAX_SIMS}, got {brief(text, 30)}")
+    value = int(text)
+    if not 1 <= value <= MAX_SIMS:
+        raise AgentSpecError(f"{what} must be a whole number from 1 to {MAX_SIMS}, got {value}")
+    return value
+
+
+def _noise(text: str, what: str) -> str:
+    from piramida.env.physics import load_noise
+
+    if text != "none":
+        load_noise(text)  # refuses unknown presets and bad files with one line
+    return text
+
+
+def _flag(text: str, what: str) -> bool:
+    t = text.strip().lower()
+    if t in ("true", "1", "yes", "on"):
+        return True
+    if t in ("false", "0", "no", "off"):
+        return False
+    raise AgentSpecError(f"{what} must be true or false, got {brief(text, 30)}")
+
+
+def _choice(*allowed: str) -> Callable[[str, str], str]:
+    def parse(text: str, what: str) -> str:
+        if text not in allowed:
+            raise AgentSpecError(f"{what} must be one of {', '.join(allowed)}, got {brief(text, 30)}")
+        return text
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of an agent's spec: its constructor argument and its parser."""
+
+    arg: str
+    parse: Callable[[str, str], Any]
+    doc: str
+
+
+#: Agent name -> its keys. The planner's ``budget`` and ``sims`` exclude each
+#: other: a simulation count makes the agent reproducible on any machine.
+KEYS: dict[str, dict[str, Key]] = {
+    "random": {},
+    "greedy": {},
+    "planner": {
+        "budget": Key("budget_s", parse_duration, "thinking time per decision: 1s, 500ms"),
+        "sims": Key("n_sims", _positive_int, "simulated strokes per decision (instead of a budget)"),
+        "noise": Key("noise", _noise, "the skill it plans for: none, pro, amateur, novice or a .toml"),
+        "value": Key("value", _choice("auto", "race", "turn"), "how a sample's table is scored"),
+        "book": Key("book", _flag, "play the break book's strokes on a full rack"),
+    },
+}
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: the agent's name and its options as constructor
+    arguments (already parsed)."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.name
+
+    def kwargs(self, defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Constructor arguments: the caller's defaults (meant for this
+        agent), then the spec's own."""
+        out = dict(defaults or {})
+        given = dict(self.options)
+        if "n_sims" in given:
+            out["budget_s"] = None
+        if "budget_s" in given:
+            out.pop("n_sims", None)
+        out.update(given)
+        return out
+
+    def build(self, defaults: Mapping[str, Any] | None = None) -> Any:
+        from piramida.agents import make_agent
+
+        return make_agent(self.name, **self.kwargs(defaults))
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """``NAME[:key=value...]`` -> AgentSpec; AgentSpecError otherwise."""
+    if not isinstance(text, str) or not text.strip():
+        raise AgentSpecError(f"an agent spec is NAME or NAME:key=value:..., got {brief(text, 40)}")
+    name, *parts = text.strip().split(":")
+    keys = KEYS.get(name)
+    if keys is None:
+        raise AgentSpecError(f"unknown agent {brief(name, 30)}; known: {', '.join(KEYS)}")
+    options: dict[str, Any] = {}
+    for part in parts:
+        if "=" not in part:
+            raise AgentSpecError(f"{name}: expected key=value after ':', got {brief(part, 30)}")
+        k, v = part.split("=", 1)
+        key = keys.get(k)
+        if key is None:
+            known = ", ".join(keys) or "none"
+            raise AgentSpecError(f"{name}: unknown key {brief(k, 30)} (known: {known})")
+        if key.arg in options:
+            raise AgentSpecError(f"{name}: key {k} given twice")
+        options[key.arg] = key.parse(v, f"{name}:{k}")
+    if "budget_s" in options and "n_sims" in options:
+        raise AgentSpecError(f"{name}: give budget or sims, not both")
+    return AgentSpec(name, tuple(options.items()), text.strip())
+
+
+def parse_specs(text: str, count: int | None = None) -> list[AgentSpec]:
+    """A comma-separated list of specs (exactly ``count`` when given)."""
+    specs = [parse_spec(t) for t in str(text).split(",")]
+    if count is not None and len(specs) != count:
+        raise AgentSpecError(f"expected {count} agents separated by commas, got {len(specs)}: {brief(text, 60)}")
+    return specs
+
+
+def describe_keys() -> str:
+    """One line per agent with its keys, for --help texts and docs."""
+    lines = []
+    for name, keys in KEYS.items():
+        if keys:
+            lines.append(f"{name}: " + "; ".join(f"{k} ({key.doc})" for k, key in keys.items()))
+        else:
+            lines.append(f"{name}: no keys")
+    return "\n".join(lines)

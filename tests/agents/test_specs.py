@@ -1,0 +1,62 @@
+"""Agent specs: NAME or NAME:key=value:... everywhere an agent is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from piramida.agents.specs import AgentSpecError, parse_duration, parse_spec, parse_specs
+
+
+def test_plain_names_and_options() -> None:
+    assert parse_spec("greedy").name == "greedy"
+    p = parse_spec("planner:budget=500ms:noise=amateur")
+    assert p.name == "planner" and dict(p.options) == {"budget_s": 0.5, "noise": "amateur"}
+    assert str(p) == "planner:budget=500ms:noise=amateur"
+    assert [s.name for s in parse_specs("planner:sims=300,greedy", count=2)] == ["planner", "greedy"]
+
+
+def test_caller_defaults_fill_what_the_spec_leaves_out() -> None:
+    defaults = {"budget_s": 1.0, "n_sims": None, "noise": "pro"}
+    assert parse_spec("planner").kwargs(defaults) == defaults
+    # sims in the spec replaces the caller's time budget
+    assert parse_spec("planner:sims=200").kwargs(defaults) == {"budget_s": None, "n_sims": 200, "noise": "pro"}
+    assert parse_spec("greedy").kwargs({"seed": 4}) == {"seed": 4}
+
+
+def test_built_agents_take_the_options() -> None:
+    agent = parse_spec("planner:sims=123:noise=novice:book=false").build({"seed": 3})
+    assert agent.n_sims == 123 and agent.budget_s is None and agent.noise.name == "novice" and agent.book is False
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("", "agent spec is NAME"),
+        ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
+        ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: none\)"),
+        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book\)"),
+        ("planner:budget", "expected key=value"),
+        ("planner:budget=fast", "budget must look like"),
+        ("planner:budget=0s", "more than 0"),
+        ("planner:sims=0", "from 1 to"),
+        ("planner:sims=1e9", "whole number"),
+        ("planner:noise=expert", "noise preset 'expert' not found"),
+        ("planner:value=best", "must be one of auto, race, turn"),
+        ("planner:book=maybe", "true or false"),
+        ("planner:sims=5:sims=6", "given twice"),
+        ("planner:sims=5:budget=1s", "budget or sims, not both"),
+    ],
+)
+def test_bad_specs_are_one_line(text: str, match: str) -> None:
+    with pytest.raises(Exception, match=match) as info:
+        parse_spec(text)
+    assert "\n" not in str(info.value)
+    from piramida.env.errors import PiramidaError
+
+    assert isinstance(info.value, PiramidaError)
+
+
+def test_counts_and_durations() -> None:
+    with pytest.raises(AgentSpecError, match="expected 2 agents"):
+        parse_specs("greedy", count=2)
+    assert parse_duration("2") == 2.0 and parse_duration("250ms") == 0.25
