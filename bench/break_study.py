@@ -1,7 +1,7 @@
 """The break study: which opening stroke wins most, found offline.
 
 The break is the one position every frame starts from (the full pyramid,
-the coloured ball in hand in the house; RULES.md §4.2), and in free pyramid
+the coloured ball in hand in the house; docs/game_rules.md §4.2), and in free pyramid
 it decides the frame: in planner-vs-greedy games at ``pro`` the player who
 did not break ran out 7 balls on average on the open table he was left
 (docs/agents.md, "The break"). The planner's decision-time search tries a
@@ -23,9 +23,11 @@ chance of the race model in free pyramid), so the book ranks strokes the
 way the planner would. Sample ``k`` of every stroke plays the rack of seed
 ``k + 1`` with the same noise seed (common random numbers, which make the
 ranking sharper than the sample counts suggest). The racks differ only in
-their labels, but the labels of a frozen rack decide the order in which
-its simultaneous contacts are resolved: a stroke tuned on one labelling
-(98% in off the side of the rack) scored on 6% of the others.
+their labels. The physics no longer depends on them (docs/physics.md,
+"Simultaneous contacts"; it did when the book was written: a stroke tuned
+on one labelling, 98% in off the side of the rack, scored on 6% of the
+others), so only the noise differs between samples; the labels still
+change which numbered ball a rule or the planner's value sees.
 
     .venv/bin/python -m bench.break_study --variant free [--samples 12] [--workers 2] [--write]
 
@@ -152,10 +154,9 @@ def _init(variant: str) -> None:
 
 def _rack(k: int) -> tuple[Any, Any]:
     """Sample ``k``'s start position and decision context: the rack of seed
-    ``k + 1``. The labels of a frozen rack decide the order in which its
-    simultaneous contacts are resolved, and with it the spread (a stroke
-    tuned on one labelling pots on few others), so every sample is a
-    different rack."""
+    ``k + 1``. The break itself does not depend on the labels
+    (docs/physics.md, "Simultaneous contacts"); a variant whose rules read
+    the numbers still sees a different rack per sample."""
     from piramida.agents.planner_candidates import Budget, PlanContext
     from piramida.commands.suggest import view_of
     from piramida.env.position import Position
@@ -189,7 +190,7 @@ def evaluate(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
         legal += int(ru.legal)
         pend = getattr(ru.state, "pending", None)
         # A свояк in the one-cue-ball pyramids scores through the ball taken
-        # from the table after the shot (RULES.md §5.2).
+        # from the table after the shot (docs/game_rules.md §5.2).
         owed = pend.balls_owed()[ctx.me] if pend is not None else 0
         scored += int(bool(ru.legal and (ru.scored.get(ctx.me) or owed)))
         vals.append(pl.ruling_value(ctx, ru))

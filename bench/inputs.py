@@ -7,10 +7,10 @@ be generated before the physics exists. Every case is a legal position (the
 struck ball on the table (not in hand: ``place`` is left empty so that both
 engines see exactly the same start).
 
-Three suites (DESIGN.md §3 cares about all three speeds: planners simulate
+Three suites (docs/design.md §3 cares about all three speeds: planners simulate
 mid-game and two-ball shots by the thousand, training plays breaks):
 
-- ``break``: the rack of ``Position.start("free", seed)`` (RULES.md §2 item
+- ``break``: the rack of ``Position.start("free", seed)`` (docs/game_rules.md §2 item
   8), the coloured ball at a seeded spot in the house, aimed at the apex ball
   with a small seeded error, cue speed 8-9 m/s.
 - ``midgame``: seeded positions of 7-10 balls scattered over the table; from

@@ -58,6 +58,11 @@ def table_spec(table: Table) -> dict[str, Any]:
             "cue_mass": p.cue_mass,
             "e_cue": p.e_cue,
             "cushion_model": p.cushion_model,
+            "ball_friction_model": p.ball_friction_model,
+            "mu_ball_a": p.mu_ball_a,
+            "mu_ball_b": p.mu_ball_b,
+            "mu_ball_c": p.mu_ball_c,
+            "cue_end_mass": p.cue_end_mass,
         },
     }
 

@@ -55,14 +55,22 @@ against pooltool 0.6.0's ``instantaneous_point.cue_strike``:
   (``(1 + e_cue) V0 / (1 + m/M + ...)``, Alciatore TP A-30). With
   ``V0 = v * (1 + e_cue) / 2`` the ball leaves with the same velocity and
   spin in both. Cue mass ``M`` = the table's ``cue_mass``.
-- Squirt (cue-ball deflection with side spin) is switched off
-  (``squirt_throttle = 0``): piramida's shot model has none, and ``phi`` is
-  then the ball's direction in both.
+- Squirt (cue-ball deflection with side spin): pooltool's TP A-31 squirt
+  with the table's ``cue_end_mass`` as the cue's ``end_mass``
+  (``squirt_throttle = 1``), or off (``squirt_throttle = 0``) when the
+  table has no end mass. Both engines then deflect the ball by the same
+  angle at b = 0; piramida applies it as a lateral impulse (which also
+  trims the side spin a little, and covers b != 0), pooltool by turning
+  the ball's velocity.
 
 Physical constants mapping (table TOML ``[physics]`` -> pooltool):
 ``mu_s -> u_s``, ``mu_r -> u_r``, ``g -> g``, ``e_ball -> e_b``,
-``mu_ball -> u_b`` with the constant ("average") ball-ball friction model
-instead of pooltool's default speed-dependent Alciatore fit,
+ball-ball friction: ``ball_friction_model = "alciatore"`` (the default) ->
+pooltool's ``AlciatoreBallBallFriction(a, b, c)`` with the table's
+``mu_ball_a, mu_ball_b, mu_ball_c``; ``"constant"`` -> ``mu_ball -> u_b``
+with the constant ("average") model. (The reference numbers in
+``bench/results/pooltool_reference.json`` were taken with the constant
+model, before the speed-dependent one became piramida's default.)
 ``e_cushion -> e_c``, ``mu_cushion -> f_c``; ``mu_sp`` is dimensionless in
 piramida (spin decay ``5 mu_sp g / (2 R)``, Leckie & Greenspan), and pooltool
 uses the same law with ``u_sp = u_sp_proportionality * R``, so
@@ -96,7 +104,10 @@ t_import = time.perf_counter()
 import numpy as np  # noqa: E402
 import pooltool as pt  # noqa: E402
 from pooltool.physics.engine import PhysicsEngine  # noqa: E402
-from pooltool.physics.resolve.ball_ball.friction import AverageBallBallFriction  # noqa: E402
+from pooltool.physics.resolve.ball_ball.friction import (  # noqa: E402
+    AlciatoreBallBallFriction,
+    AverageBallBallFriction,
+)
 from pooltool.physics.resolve.ball_ball.frictional_inelastic import (  # noqa: E402
     FrictionalInelastic,
 )
@@ -172,7 +183,12 @@ class Model:
             "f_c": float(ph["mu_cushion"]),
             "g": float(ph["g"]),
         }
-        self.cue_specs = pt.objects.CueSpecs(M=float(ph["cue_mass"]))
+        end_mass = float(ph.get("cue_end_mass", 0.0))
+        self.cue_specs = (
+            pt.objects.CueSpecs(M=float(ph["cue_mass"]), end_mass=end_mass)
+            if end_mass > 0
+            else pt.objects.CueSpecs(M=float(ph["cue_mass"]))
+        )
         self.speed_scale = (1.0 + float(ph["e_cue"])) / 2.0
         model = ph.get("cushion_model", "han2005")
         if model == "han2005":
@@ -181,13 +197,19 @@ class Model:
             lin, circ = Mathavan2010Linear(), Mathavan2010Circular()
         else:
             raise SystemExit(f"pooltool_runner: unknown cushion_model {model!r}")
+        if ph.get("ball_friction_model", "constant") == "alciatore":
+            friction = AlciatoreBallBallFriction(
+                a=float(ph["mu_ball_a"]), b=float(ph["mu_ball_b"]), c=float(ph["mu_ball_c"])
+            )
+        else:
+            friction = AverageBallBallFriction()
         self.engine = PhysicsEngine(
             resolver=Resolver(
-                ball_ball=FrictionalInelastic(friction=AverageBallBallFriction()),
+                ball_ball=FrictionalInelastic(friction=friction),
                 ball_linear_cushion=lin,
                 ball_circular_cushion=circ,
                 ball_pocket=CanonicalBallPocket(),
-                stick_ball=InstantaneousPoint(english_throttle=1.0, squirt_throttle=0.0),
+                stick_ball=InstantaneousPoint(english_throttle=1.0, squirt_throttle=1.0 if end_mass > 0 else 0.0),
                 transition=CanonicalTransition(),
             )
         )

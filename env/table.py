@@ -119,7 +119,7 @@ class Physics:
     mu_ball_b: float = 0.108
     mu_ball_c: float = 1.088
     # Squirt: the cue's effective end mass (kg, Alciatore TP A-31); 0 = none.
-    cue_end_mass: float = 0.0
+    cue_end_mass: float = 0.007
 
 
 @dataclass(frozen=True)

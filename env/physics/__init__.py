@@ -1,4 +1,4 @@
-"""Event-based simulation of the table (DESIGN.md §3). Knows nothing of rules.
+"""Event-based simulation of the table (docs/design.md §3). Knows nothing of rules.
 
 ``simulate(position, shot, table=None, noise=None, seed=None) -> ShotResult``;
 ``simulate_batch`` runs many shots in parallel in one call (batch.py).

@@ -10,6 +10,8 @@ import numpy as np
 
 from piramida.env.physics.codes import (
     NPARAM,
+    P_BF_MODEL,
+    P_CUE_END_M,
     P_CUE_M,
     P_E_BALL,
     P_E_CUE,
@@ -19,7 +21,10 @@ from piramida.env.physics.codes import (
     P_LAUNCH,
     P_M,
     P_MODEL,
+    P_MU_A,
+    P_MU_B,
     P_MU_BALL,
+    P_MU_C,
     P_MU_CUSH,
     P_MU_R,
     P_MU_S,
@@ -28,7 +33,7 @@ from piramida.env.physics.codes import (
     P_TMAX,
     P_YC,
 )
-from piramida.env.physics.models import CUSHION_MODELS
+from piramida.env.physics.models import BALL_FRICTION_MODELS, CUSHION_MODELS
 from piramida.env.table import CUSHIONS, POCKETS, Table
 
 # No real shot lasts this long; a safety net against a runaway loop.
@@ -92,6 +97,11 @@ def table_arrays(table: Table) -> TableArrays:
     P[P_LAUNCH] = ph.launch_speed
     P[P_YC] = table.centre_line
     P[P_TMAX] = T_MAX
+    P[P_BF_MODEL] = BALL_FRICTION_MODELS[ph.ball_friction_model]
+    P[P_MU_A] = ph.mu_ball_a
+    P[P_MU_B] = ph.mu_ball_b
+    P[P_MU_C] = ph.mu_ball_c
+    P[P_CUE_END_M] = ph.cue_end_mass
     arrs = (CU, np.array(jw, dtype=np.float64), np.array(fc, dtype=np.float64),
             np.array(pk, dtype=np.float64), P)
     for a in arrs:

@@ -1,4 +1,4 @@
-"""``simulate_batch``: many shots in one call, in parallel (DESIGN.md §3).
+"""``simulate_batch``: many shots in one call, in parallel (docs/design.md §3).
 
 A pure function over arrays with a leading batch axis: the positions are
 packed into (B, N, 7) states (N = the most balls in any position; absent

@@ -43,6 +43,12 @@ P_MODEL = 13  # 0 = Han 2005, 1 = Mathavan 2010
 P_LAUNCH = 14
 P_YC = 15  # y of the centre line
 P_TMAX = 16  # safety limit on simulated time (s)
-NPARAM = 17
+P_BF_MODEL = 17  # ball-ball friction model: BF_CONSTANT or BF_ALCIATORE
+P_MU_A = 18  # mu(v) = a + b exp(-c v), v the contact's slip speed (m/s)
+P_MU_B = 19
+P_MU_C = 20
+P_CUE_END_M = 21  # the cue's effective end mass (squirt); 0 = no squirt
+NPARAM = 22
 
 MODEL_HAN2005, MODEL_MATHAVAN2010 = 0, 1
+BF_CONSTANT, BF_ALCIATORE = 0, 1

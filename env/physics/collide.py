@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from piramida.env.physics.codes import (
+    BF_ALCIATORE,
     MODEL_MATHAVAN2010,
+    P_BF_MODEL,
+    P_CUE_END_M,
     P_CUE_M,
     P_E_BALL,
     P_E_CUE,
@@ -20,7 +24,10 @@ from piramida.env.physics.codes import (
     P_H_CUSH,
     P_M,
     P_MODEL,
+    P_MU_A,
+    P_MU_B,
     P_MU_BALL,
+    P_MU_C,
     P_MU_CUSH,
     P_MU_S,
     P_R,
@@ -34,19 +41,38 @@ MIN_SEPARATION = 2e-3
 
 
 @njit(cache=True)
+def squirt_impulse(a, b, P):
+    """Lateral impulse of the cue per unit axial impulse (Alciatore TP A-31,
+    with top/bottom offset b): -(5/2) a sqrt(1 - a^2 - b^2) /
+    (1 + m/m_e + (5/2)(1 - a^2)), m_e the cue's effective end mass. The
+    tip grips the ball; the end mass alone moves sideways, and leaves with
+    the lateral speed of the ball's contact point. 0 without an end mass."""
+    me = P[P_CUE_END_M]
+    if not me > 0.0 or a == 0.0:
+        return 0.0
+    c2 = max(0.0, 1.0 - a * a - b * b)
+    return -2.5 * a * math.sqrt(c2) / (1.0 + P[P_M] / me + 2.5 * (1.0 - a * a))
+
+
+@njit(cache=True)
 def cue_strike(s, phi, theta, V, a, b, P):
-    """Cue tip impact on a resting ball (Alciatore TP A-30; Leckie &
-    Greenspan 2005, §3.1, in vector form).
+    """Cue tip impact on a resting ball (Alciatore TP A-30 and TP A-31;
+    Leckie & Greenspan 2005, §3.1, in vector form).
 
     The cue moves along d = (cos theta * c, -sin theta) in the vertical plane
     of the aim c = (cos phi, sin phi); it hits the ball at Q = aR e1 + bR e3
-    - sqrt(R^2 - ...) d, with e1 the cue's right and e3 its "up". A
-    frictionless tip impulse J along d with restitution e_cue gives
-    J = (1 + e_cue) m V / (1 + m/M + 5 (a^2 + b^2) / 2), v = J d / m and
-    w = Q x J d / I = (J R / I)(a e3 - b e1). The vertical part of v is
+    - sqrt(R^2 - ...) d, with e1 the cue's right and e3 its "up". The
+    axial impulse J along d with restitution e_cue is
+    J = (1 + e_cue) m V / (1 + m/M + 5 (a^2 + b^2) / 2). Squirt: an offset
+    tip also pushes sideways, P1 = squirt_impulse(a, b) J along e1 (to the
+    left of the cue for right side, a > 0), so the ball leaves at
+    atan(P1 / J) to the cue line at theta = 0 (TP A-31's squirt angle at
+    b = 0). With P = J d + P1 e1: v = P / m and w = Q x P / I =
+    (J R / I)(a e3 - b e1) + (P1 / I)(b R d + sqrt(R^2 - ...) e3): the side
+    spin is a little smaller than without squirt. The vertical part of v is
     dropped (the elevation limit of env/shot.py keeps the ball down); the
     full 3D spin is kept, so an elevated cue with side gives a masse curve.
-    """
+    The axial impulse is the frictionless one (TP A-31 leaves it so)."""
     R, m = P[P_R], P[P_M]
     M, e = P[P_CUE_M], P[P_E_CUE]
     J = (1.0 + e) * m * V / (1.0 + m / M + 2.5 * (a * a + b * b))
@@ -63,6 +89,29 @@ def cue_strike(s, phi, theta, V, a, b, P):
     s[4] = k * (a * e3x - b * e1x)
     s[5] = k * (a * e3y - b * e1y)
     s[6] = k * a * e3z
+    p1 = squirt_impulse(a, b, P) * J
+    if p1 != 0.0:
+        cq = math.sqrt(max(0.0, 1.0 - a * a - b * b))  # |Q . d| / R
+        dx, dy, dz = ct * cp, ct * sp, -st
+        s[2] += p1 / m * e1x
+        s[3] += p1 / m * e1y
+        kq = p1 * R / inertia
+        s[4] += kq * (b * dx + cq * e3x)
+        s[5] += kq * (b * dy + cq * e3y)
+        s[6] += kq * (b * dz + cq * e3z)
+
+
+@njit(cache=True)
+def ball_friction(v, P):
+    """Ball-ball friction coefficient at a contact whose surfaces slide past
+    each other at ``v`` m/s (physics.ball_friction_model): ``constant``,
+    mu_ball; ``alciatore``, mu(v) = a + b exp(-c v), Alciatore's fit (TP
+    A-14, TP A-28) to Marlow's measurements of ball-ball friction against
+    sliding speed (a = 9.951e-3, b = 0.108, c = 1.088 s/m in the table
+    TOML): 0.118 at rest, 0.06 at 0.7 m/s, 0.01 from about 7 m/s."""
+    if P[P_BF_MODEL] == BF_ALCIATORE:
+        return P[P_MU_A] + P[P_MU_B] * math.exp(-P[P_MU_C] * v)
+    return P[P_MU_BALL]
 
 
 @njit(cache=True)
@@ -70,12 +119,14 @@ def ball_ball(si, sj, P):
     """Frictional inelastic collision of two equal balls.
 
     Normal: Newton restitution e_ball on the line of centres. Tangential:
-    Coulomb friction mu_ball at the contact opposes the 3D slip of the two
-    surfaces (Alciatore, "TP A-14: Throw"; the same idea as pooltool's
-    frictional-inelastic model): the impulse is mu_ball times the normal
-    impulse, or less if that much would reverse the slip (the slip stops:
-    effective mass m/7 for two solid spheres). This gives throw and
-    cut-induced spin. Returns the normal approach speed."""
+    Coulomb friction at the contact opposes the 3D slip of the two surfaces
+    (Alciatore, "TP A-14: Throw"; the same idea as pooltool's
+    frictional-inelastic model): the impulse is mu times the normal impulse,
+    or less if that much would reverse the slip (the slip stops: effective
+    mass m/7 for two solid spheres). mu = ball_friction(slip speed): with
+    the default ``alciatore`` model a slow sliding contact grips more than a
+    fast one. This gives throw and cut-induced spin. Returns the normal
+    approach speed."""
     R, m = P[P_R], P[P_M]
     dx, dy = sj[0] - si[0], sj[1] - si[1]
     d = math.hypot(dx, dy)
@@ -105,7 +156,7 @@ def ball_ball(si, sj, P):
     slip = math.sqrt(sx * sx + sy * sy + sz * sz)
     fx = fy = fz = 0.0
     if slip > 0.0:
-        f = min(P[P_MU_BALL] * jn, m * slip / 7.0)
+        f = min(ball_friction(slip, P) * jn, m * slip / 7.0)
         fx, fy, fz = -f * sx / slip, -f * sy / slip, -f * sz / slip
     # Impulse on i: -jn n + F (at +R n); on j the opposite (at -R n).
     si[2] += (-jn * nx + fx) / m
@@ -124,6 +175,255 @@ def ball_ball(si, sj, P):
     sj[5] += k * ty
     sj[6] += k * tz
     return vn
+
+
+@njit(cache=True)
+def _contact_slip(si, sj, nx, ny, R, out):
+    """Slip of a contact (unit normal n from ball i to ball j): the
+    tangential 3D velocity of ball i's surface point against ball j's, into
+    out[0:3]; returns its magnitude."""
+    cix = si[2] - R * si[6] * ny
+    ciy = si[3] + R * si[6] * nx
+    ciz = R * (si[4] * ny - si[5] * nx)
+    cjx = sj[2] + R * sj[6] * ny
+    cjy = sj[3] - R * sj[6] * nx
+    cjz = -R * (sj[4] * ny - sj[5] * nx)
+    sx, sy, sz = cix - cjx, ciy - cjy, ciz - cjz
+    sdn = sx * nx + sy * ny
+    out[0] = sx - sdn * nx
+    out[1] = sy - sdn * ny
+    out[2] = sz
+    return math.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
+
+
+@njit(cache=True)
+def _apply_friction(si, sj, nx, ny, fx, fy, fz, P):
+    """Friction impulse F at the contact: +F on ball i at +R n, -F on ball j
+    at -R n; the same torque R n x F on both."""
+    R, m = P[P_R], P[P_M]
+    si[2] += fx / m
+    si[3] += fy / m
+    sj[2] -= fx / m
+    sj[3] -= fy / m
+    k = 2.5 / (m * R)
+    tx = ny * fz
+    ty = -nx * fz
+    tz = nx * fy - ny * fx
+    si[4] += k * tx
+    si[5] += k * ty
+    si[6] += k * tz
+    sj[4] += k * tx
+    sj[5] += k * ty
+    sj[6] += k * tz
+
+
+@njit(cache=True)
+def _solve_spd(A, b, idx, na, lam):
+    """Solve the na x na system A[idx, idx] x = b[idx] by Gaussian elimination
+    without pivoting (the matrix is symmetric positive definite when the
+    contacts are independent); writes x into lam[idx]. False when a pivot
+    is not clearly positive (dependent contacts)."""
+    M = np.empty((na, na + 1))
+    for r in range(na):
+        for c in range(na):
+            M[r, c] = A[idx[r], idx[c]]
+        M[r, na] = b[idx[r]]
+    for p in range(na):
+        piv = M[p, p]
+        if not piv > 1e-9 * abs(A[idx[p], idx[p]]):
+            return False
+        for r in range(p + 1, na):
+            f = M[r, p] / piv
+            if f != 0.0:
+                for c in range(p, na + 1):
+                    M[r, c] -= f * M[p, c]
+    for r in range(na - 1, -1, -1):
+        acc = M[r, na]
+        for c in range(r + 1, na):
+            acc -= M[r, c] * lam[idx[c]]
+        lam[idx[r]] = acc / M[r, r]
+    return True
+
+
+#: Sub-steps over which a round's friction follows the slip (see ball_ball_round).
+ROUND_STEPS = 16
+
+
+@njit(cache=True)
+def _kinetic(S, balls, nb, P):
+    R, m = P[P_R], P[P_M]
+    inertia = 0.4 * m * R * R
+    e = 0.0
+    for q in range(nb):
+        s = S[balls[q]]
+        e += 0.5 * m * (s[2] * s[2] + s[3] * s[3]) + 0.5 * inertia * (s[4] * s[4] + s[5] * s[5] + s[6] * s[6])
+    return e
+
+
+@njit(cache=True)
+def ball_ball_round(S, ci, cj, k, P):
+    """Resolve k ball-ball contacts due at the same instant jointly
+    (simultaneous Newton impacts with friction).
+
+    Contacts c = (ci[c], cj[c]) come in the loop's canonical order (by the
+    contact point, never by label). Normal impulses lam >= 0 solve the
+    linear complementarity problem w = A lam - b >= 0, lam . w = 0: every
+    contact that pushes separates at e_ball times its approach speed (at
+    least MIN_SEPARATION), one that ends up separating faster on its own
+    pushes nothing. A is the contacts' Delassus matrix (1/m) n_c . n_d times
+    the signs of the balls they share. Equal impacts of a symmetric rack get
+    equal impulses, whatever the labels and whatever the order. Solved by
+    Murty's least-index principal pivoting (finite for a positive definite
+    A); False, and the states untouched, if A is singular or the pivoting
+    does not settle (the caller then resolves the contacts one by one in
+    the same canonical order).
+
+    Friction follows the impact: the normal impulses are applied in
+    ROUND_STEPS equal parts, and after each part every contact takes its
+    share of friction at once (Jacobi), mu(v0) times its part of the normal
+    impulse against its slip as it is then (v0 the contact's slip speed
+    before the round, as in the pairwise model), capped at min(1, 4/K)
+    times the impulse that would stop that slip alone, K the largest number
+    of round contacts on the two balls of one contact. Where a ball pushes
+    two others at once its slip against them can reverse during the impact
+    (the apex of a rack bounces back); sub-stepping lets the friction turn
+    with it. The cap keeps each friction step dissipative (the slips respond
+    to the frictions through a positive semi-definite operator of norm at
+    most 7K/(2m): a contact's own slip at 7/m, through a shared ball at most
+    7/(2m)). For a lone contact this is the pairwise model. Should the
+    round still end with more kinetic energy than it began with beyond the
+    MIN_SEPARATION allowance (the frictions also move the normal
+    velocities), it is replayed with half the friction, down to none."""
+    R, m = P[P_R], P[P_M]
+    e = P[P_E_BALL]
+    nx = np.empty(k)
+    ny = np.empty(k)
+    b = np.empty(k)
+    for c in range(k):
+        si, sj = S[ci[c]], S[cj[c]]
+        dx, dy = sj[0] - si[0], sj[1] - si[1]
+        d = math.hypot(dx, dy)
+        nx[c], ny[c] = dx / d, dy / d
+        # Closing speed u; afterwards the contact must open at e u, at
+        # least MIN_SEPARATION: the push must take u + max(e u, MIN_SEP)
+        # off it (a contact already opening needs less, or nothing).
+        u = (si[2] - sj[2]) * nx[c] + (si[3] - sj[3]) * ny[c]
+        b[c] = u + max(e * max(u, 0.0), MIN_SEPARATION)
+    A = np.zeros((k, k))
+    for c in range(k):
+        for d in range(k):
+            g = 0.0
+            if cj[c] == cj[d]:
+                g += 1.0
+            elif cj[c] == ci[d]:
+                g -= 1.0
+            if ci[c] == cj[d]:
+                g -= 1.0
+            elif ci[c] == ci[d]:
+                g += 1.0
+            if g != 0.0:
+                A[c, d] = g * (nx[c] * nx[d] + ny[c] * ny[d]) / m
+    lam = np.zeros(k)
+    active = np.ones(k, dtype=np.bool_)
+    idx = np.empty(k, dtype=np.int64)
+    scale = 0.0
+    for c in range(k):
+        scale = max(scale, abs(b[c]))
+    done = False
+    for _ in range(8 * k + 16):
+        na = 0
+        for c in range(k):
+            lam[c] = 0.0
+            if active[c]:
+                idx[na] = c
+                na += 1
+        if na > 0 and not _solve_spd(A, b, idx, na, lam):
+            return False
+        viol = -1
+        for c in range(k):
+            if active[c]:
+                if lam[c] < 0.0:
+                    viol = c
+                    break
+            else:
+                w = -b[c]
+                for d in range(k):
+                    w += A[c, d] * lam[d]
+                if w < -1e-12 * scale:
+                    viol = c
+                    break
+        if viol < 0:
+            done = True
+            break
+        active[viol] = not active[viol]
+    if not done:
+        return False
+    # The round's balls in canonical order (first appearance), their states
+    # before, and each contact's friction coefficient and friction cap.
+    balls = np.empty(2 * k, dtype=np.int64)
+    nb = 0
+    for c in range(k):
+        for q in (ci[c], cj[c]):
+            seen = False
+            for r in range(nb):
+                if balls[r] == q:
+                    seen = True
+            if not seen:
+                balls[nb] = q
+                nb += 1
+    S0 = np.empty((nb, 7))
+    for r in range(nb):
+        for col in range(7):
+            S0[r, col] = S[balls[r], col]
+    slip = np.empty(3)
+    mu = np.empty(k)
+    lsum = 0.0
+    for c in range(k):
+        mu[c] = ball_friction(_contact_slip(S[ci[c]], S[cj[c]], nx[c], ny[c], R, slip), P)
+        lsum += lam[c]
+    K = 2
+    for c in range(k):
+        ki = 0
+        kj = 0
+        for d in range(k):
+            if ci[d] == ci[c] or cj[d] == ci[c]:
+                ki += 1
+            if ci[d] == cj[c] or cj[d] == cj[c]:
+                kj += 1
+        K = max(K, ki + kj)
+    cap = min(1.0, 4.0 / K)
+    e0 = _kinetic(S, balls, nb, P)
+    # Energy a round may gain: the MIN_SEPARATION top-ups (at most
+    # lam * MIN_SEP / 2 each), plus rounding.
+    allow = 0.5 * MIN_SEPARATION * lsum + 1e-12 * e0
+    F = np.empty((k, 3))
+    fscale = 1.0
+    for attempt in range(12):
+        for _step in range(ROUND_STEPS):
+            for c in range(k):
+                si, sj = S[ci[c]], S[cj[c]]
+                q = lam[c] / ROUND_STEPS / m
+                si[2] -= q * nx[c]
+                si[3] -= q * ny[c]
+                sj[2] += q * nx[c]
+                sj[3] += q * ny[c]
+            if fscale == 0.0:
+                continue
+            for c in range(k):
+                v = _contact_slip(S[ci[c]], S[cj[c]], nx[c], ny[c], R, slip)
+                F[c, 0] = F[c, 1] = F[c, 2] = 0.0
+                if v > 0.0:
+                    f = min(fscale * mu[c] * lam[c] / ROUND_STEPS, cap * m * v / 7.0)
+                    F[c, 0], F[c, 1], F[c, 2] = -f * slip[0] / v, -f * slip[1] / v, -f * slip[2] / v
+            for c in range(k):
+                _apply_friction(S[ci[c]], S[cj[c]], nx[c], ny[c], F[c, 0], F[c, 1], F[c, 2], P)
+        if fscale == 0.0 or _kinetic(S, balls, nb, P) <= e0 + allow:
+            break
+        for r in range(nb):
+            for col in range(7):
+                S[balls[r], col] = S0[r, col]
+        fscale = 0.5 * fscale if attempt < 10 else 0.0
+    return True
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ current motion state (motion.py), so:
 - a ball on a jaw circle |r - c|^2 = (R + r_jaw)^2 is a quartic;
 - a ball on a straight cushion or pocket facing, n.(r - p) = R, is a
   quadratic, valid where the contact point lies on the segment;
-- pocket capture (the centre crosses the capture line, RULES.md §1 and
+- pocket capture (the centre crosses the capture line, docs/game_rules.md §1 and
   env/table.py) and centre-line crossings are quadratics.
 
 Contacts are "gap <= eps while closing" (roots.contact_times), so balls

@@ -5,8 +5,17 @@ its own reference time and a closed-form motion; the loop keeps, per ball,
 the next time it meets the table (cushion, jaw, facing, capture line,
 centre line, or the end of its motion state) and, per pair, the next
 contact time. It advances to the earliest, resolves it, and recomputes only
-what involves the balls it changed. Ties resolve in a fixed order (table
-events by ball index, then pairs by index), so the result is deterministic.
+what involves the balls it changed.
+
+Nothing depends on the balls' labels (their index in the arrays): every
+event time is computed the same way whichever ball is i and which is j, and
+ties are broken by geometry. Table events due at the same instant go first,
+in order of the balls' positions (x, then y); they touch one ball each and
+commute, so the order only fixes the log. All ball-ball contacts due within
+TIE_T of the earliest form one round and are resolved jointly
+(collide.ball_ball_round), in the canonical order of their contact points;
+the contacts they close are the next round, at the same instant. A frozen
+rack therefore breaks the same way however its balls are numbered.
 
 Inputs and outputs are flat arrays (codes.py): no Python objects per event.
 """
@@ -40,7 +49,7 @@ from piramida.env.physics.codes import (
     SPINNING,
     STATIONARY,
 )
-from piramida.env.physics.collide import ball_ball, cue_strike, cushion
+from piramida.env.physics.collide import ball_ball, ball_ball_round, cue_strike, cushion
 from piramida.env.physics.detect import (
     capture_time,
     centre_time,
@@ -56,6 +65,12 @@ K_NONE, K_TRANS, K_CUSH, K_JAW, K_FACE, K_CAPTURE, K_CENTRE = -1, 0, 1, 2, 3, 4,
 
 # Status codes.
 OK, EVENTS_FULL, TIME_LIMIT = 0, 1, 2
+
+# Ball-ball contacts due within this of the earliest are one instant (s):
+# at 10 m/s a ball moves 10 pm in it, a hundredth of the contact tolerance
+# detect.GAP_EPS. Touching balls pushed together are due at exactly the
+# same time; this only groups contacts whose times differ by rounding.
+TIE_T = 1e-12
 
 
 @njit(cache=True)
@@ -185,6 +200,39 @@ def _set_mode(i, new, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg):
 
 
 @njit(cache=True)
+def _before(ax, ay, bx, by):
+    """Canonical order of two points: x, then y."""
+    return ax < bx or (ax == bx and ay < by)
+
+
+@njit(cache=True)
+def _sort_contacts(S, ci, cj, k):
+    """Sort contacts 0..k-1 in place by their contact point (x, then y):
+    an order from geometry alone, never from the balls' labels. Two
+    contacts never share a contact point unless the balls overlap."""
+    for a in range(1, k):
+        i, j = ci[a], cj[a]
+        x, y = S[i, 0] + S[j, 0], S[i, 1] + S[j, 1]
+        q = a - 1
+        while q >= 0 and _before(x, y, S[ci[q], 0] + S[cj[q], 0], S[ci[q], 1] + S[cj[q], 1]):
+            ci[q + 1], cj[q + 1] = ci[q], cj[q]
+            q -= 1
+        ci[q + 1], cj[q + 1] = i, j
+
+
+@njit(cache=True)
+def _sort_balls(S, bl, nb):
+    """Sort ball indices bl[0..nb-1] in place by position (x, then y)."""
+    for a in range(1, nb):
+        i = bl[a]
+        q = a - 1
+        while q >= 0 and _before(S[i, 0], S[i, 1], S[bl[q], 0], S[bl[q], 1]):
+            bl[q + 1] = bl[q]
+            q -= 1
+        bl[q + 1] = i
+
+
+@njit(cache=True)
 def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
     """Strike ball ``cue`` and run until every ball rests.
 
@@ -226,38 +274,45 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
             pt[i, j] = _pair_next(i, j, 0.0, S, mode, tref, tend, P, si, sj, out, pts)
     T = 0.0
     status = OK
+    ci = np.empty(n * (n - 1) // 2 + 1, dtype=np.int64)
+    cj = np.empty(n * (n - 1) // 2 + 1, dtype=np.int64)
+    bl = np.empty(n, dtype=np.int64)
+    inv = np.zeros(n, dtype=np.bool_)
     while True:
-        best = math.inf
+        bt = math.inf
         bi = -1
-        bj = -1
+        ties = 0
         for i in range(n):
-            if tt[i] < best:
-                best, bi, bj = tt[i], i, -1
+            if tt[i] < bt:
+                bt, bi, ties = tt[i], i, 1
+            elif tt[i] == bt and bi >= 0:
+                ties += 1
+        bp = math.inf
         for i in range(n):
             for j in range(i + 1, n):
-                if pt[i, j] < best:
-                    best, bi, bj = pt[i, j], i, j
-        if bi < 0:
+                if pt[i, j] < bp:
+                    bp = pt[i, j]
+        if bi < 0 and bp == math.inf:
             break
+        best = bt if bt <= bp else bp
         if best > P[P_TMAX]:
             status = TIME_LIMIT
             break
-        if nev >= ev.shape[0] - 8 or nseg >= seg.shape[0] - 4:
-            status = EVENTS_FULL
-            break
-        if best > T:
-            T = best
-        changed_j = -1
-        if bj >= 0:
-            i, j = bi, bj
-            _rebase(i, T, S, mode, tref, tmp, P)
-            _rebase(j, T, S, mode, tref, tmp, P)
-            ball_ball(S[i], S[j], P)
-            nev = _emit(ev, nev, EV_BALL, T, i, j, 0.0, 0.0)
-            nev, nseg = _set_mode(i, classify(S[i], R), T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
-            nev, nseg = _set_mode(j, classify(S[j], R), T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
-            changed_j = j
-        else:
+        if bi >= 0 and bt <= bp:
+            # A table event (they go first at a tie with a contact).
+            if nev >= ev.shape[0] - 8 or nseg >= seg.shape[0] - 4:
+                status = EVENTS_FULL
+                break
+            if best > T:
+                T = best
+            if ties > 1:
+                # Several balls at once: the leftmost (then lowest) first.
+                bx = by = math.inf
+                for q in range(n):
+                    if tt[q] == bt:
+                        evolve(S[q], mode[q], T - tref[q], P, tmp)
+                        if _before(tmp[0], tmp[1], bx, by):
+                            bx, by, bi = tmp[0], tmp[1], q
             i = bi
             kind, idx = tk[i], tx[i]
             if kind == K_CENTRE:
@@ -294,16 +349,60 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
                     cushion(s, nx, ny, P)
                     nev = _emit(ev, nev, EV_CUSHION, T, i, -1, float(cush), float(part))
                     nev, nseg = _set_mode(i, classify(s, R), T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
-        # Recompute what involves the changed balls.
-        for c in (bi, changed_j):
-            if c < 0:
-                continue
+            bl[0] = i
+            nb = 1
+        else:
+            # A round: every contact due at this instant, resolved jointly.
+            lim = bp + TIE_T
+            k = 0
+            for i in range(n):
+                for j in range(i + 1, n):
+                    if pt[i, j] <= lim:
+                        ci[k], cj[k] = i, j
+                        k += 1
+            nb = 0
+            for c in range(k):
+                for q in (ci[c], cj[c]):
+                    if not inv[q]:
+                        inv[q] = True
+                        bl[nb] = q
+                        nb += 1
+            for q in range(nb):
+                inv[bl[q]] = False
+            if nev + 3 * k >= ev.shape[0] - 8 or nseg + nb >= seg.shape[0] - 4:
+                status = EVENTS_FULL
+                break
+            if best > T:
+                T = best
+            for q in range(nb):
+                _rebase(bl[q], T, S, mode, tref, tmp, P)
+            if k == 1:
+                ball_ball(S[ci[0]], S[cj[0]], P)
+            else:
+                _sort_contacts(S, ci, cj, k)
+                if not ball_ball_round(S, ci, cj, k, P):
+                    # Dependent contacts: one at a time, in the same order.
+                    for c in range(k):
+                        ball_ball(S[ci[c]], S[cj[c]], P)
+            for c in range(k):
+                nev = _emit(ev, nev, EV_BALL, T, ci[c], cj[c], 0.0, 0.0)
+            _sort_balls(S, bl, nb)
+            for q in range(nb):
+                c = bl[q]
+                nev, nseg = _set_mode(c, classify(S[c], R), T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
+        # Recompute what involves the changed balls (each pair once).
+        for q in range(nb):
+            inv[bl[q]] = True
+        for q in range(nb):
+            c = bl[q]
             tt[c], tk[c], tx[c] = _table_next(c, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts)
-            for k in range(n):
-                if k == c:
+            for k2 in range(n):
+                if k2 == c or (inv[k2] and k2 < c):
                     continue
-                a_, b_ = (k, c) if k < c else (c, k)
+                a_, b_ = (k2, c) if k2 < c else (c, k2)
                 pt[a_, b_] = _pair_next(a_, b_, T, S, mode, tref, tend, P, si, sj, out, pts)
+        for q in range(nb):
+            inv[bl[q]] = False
     # Bring every ball to the end time (all at rest unless a limit stopped us).
     for i in range(n):
         if mode[i] >= 0:

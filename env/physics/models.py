@@ -1,4 +1,4 @@
-"""The swappable impact models, one Protocol each (DESIGN.md §3).
+"""The swappable impact models, one Protocol each (docs/design.md §3).
 
 The kernels are numba functions acting in place on one or two ball states
 (x, y, vx, vy, wx, wy, wz) with the parameter vector P (codes.py). The event
@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from piramida.env.physics.codes import MODEL_HAN2005, MODEL_MATHAVAN2010
+from piramida.env.physics.codes import BF_ALCIATORE, BF_CONSTANT, MODEL_HAN2005, MODEL_MATHAVAN2010
 from piramida.env.physics.collide import ball_ball, han2005, mathavan2010
 
 
@@ -37,3 +37,6 @@ CUSHION_MODELS: dict[str, tuple[int, CushionModel]] = {
     "mathavan2010": (MODEL_MATHAVAN2010, mathavan2010),
 }
 BALL_BALL_MODELS: dict[str, BallBallModel] = {"frictional_inelastic": ball_ball}
+# Config name (physics.ball_friction_model) -> code in P[P_BF_MODEL]; the
+# friction coefficient itself is collide.ball_friction.
+BALL_FRICTION_MODELS: dict[str, int] = {"constant": BF_CONSTANT, "alciatore": BF_ALCIATORE}

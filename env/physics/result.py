@@ -31,7 +31,7 @@ Trajectory = tuple[np.ndarray, np.ndarray, np.ndarray]
 class ShotResult:
     """What a shot did.
 
-    - ``events``: the time-ordered event log (DESIGN.md §2);
+    - ``events``: the time-ordered event log (docs/design.md §2);
     - ``final``: the position after the shot: same frame state, balls left
       on the table at their resting spots, ``in_hand`` cleared if the struck
       ball was placed;

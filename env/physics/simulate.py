@@ -1,4 +1,4 @@
-"""``simulate``: Position + Shot -> ShotResult (DESIGN.md §2-3).
+"""``simulate``: Position + Shot -> ShotResult (docs/design.md §2-3).
 
 A thin Python layer: it validates the stroke, packs the position into flat
 arrays, applies execution noise, calls the numba event loop (loop.py) and

@@ -40,7 +40,7 @@ def test_head_on_stun_shot_stops_the_cue_ball(table):
 def _cut(table, friction: bool):
     R = table.ball_radius
     if not friction:
-        phys = dataclasses.replace(table.physics, mu_ball=1e-12)
+        phys = dataclasses.replace(table.physics, ball_friction_model="constant", mu_ball=1e-12)
         table = dataclasses.replace(table, physics=phys)
     pos = Position.from_balls("free", {"0": (0.8, 0.5), "1": (0.8 + R, 1.0)}, table=table)
     # b = 0.4: a rolling cue ball; object offset by R: a 30 degree cut.
@@ -56,10 +56,13 @@ def _cut(table, friction: bool):
 
 
 def test_rolling_cut_sends_balls_about_90_degrees_apart(table):
+    # Friction impulse <= mu * normal impulse, so throw <= atan(mu), and mu
+    # never exceeds a + b (its value at zero slip speed); the object is
+    # thrown towards the cue ball's travel (+y here).
     apart, throw, _, _ = _cut(table, friction=True)
-    # Friction impulse <= mu * normal impulse, so throw <= atan(mu_ball);
-    # the object is thrown towards the cue ball's travel (+y here).
-    assert 0.2 < throw < math.degrees(math.atan(table.physics.mu_ball)) + 1e-9
+    ph = table.physics
+    assert ph.ball_friction_model == "alciatore"
+    assert 0.2 < throw < math.degrees(math.atan(ph.mu_ball_a + ph.mu_ball_b)) + 1e-9
     # Without friction the cue ball keeps (1 - e)/2 of the normal speed, so
     # the angle is 90 - atan((1 - e)/2 cot(cut)); throw turns the object
     # ball towards the cue ball's path by the throw angle.

@@ -66,13 +66,14 @@ def test_side_spin_decays_at_the_spin_friction_rate(table):
 def test_elevated_cue_with_side_curves_the_ball(table):
     # Masse: right side with the cue raised spins the ball about the travel
     # axis; the cloth friction on that slip bends the path to the right.
+    # (Level, the same side only squirts the ball a little to the left.)
     straight = simulate(one_ball(0.8, 0.3), shot("1", 90, 1.0, a=0.4, theta=0))
     masse = simulate(one_ball(0.8, 0.3), shot("1", 90, 1.0, a=0.4, theta=45))
     left = simulate(one_ball(0.8, 0.3), shot("1", 90, 1.0, a=-0.4, theta=45))
     (xs, _), = straight.final.ball_map.values()
     (xm, ym), = masse.final.ball_map.values()
     (xl, _), = left.final.ball_map.values()
-    assert abs(xs - 0.8) < 1e-9
+    assert -0.1 < xs - 0.8 < 0.0
     assert xm - 0.8 > 0.02 and 0.8 - xl > 0.02
     assert abs((xm - 0.8) + (xl - 0.8)) < 1e-9
     assert ym > 0.5

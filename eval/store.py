@@ -1,0 +1,215 @@
+"""Results in SQLite: tournaments, agents and games, written so that a run
+killed at any moment loses at most the games in flight and never stores a
+game twice.
+
+- One file holds many tournaments; a tournament is identified by the hash
+  of its configuration (agents, variants, pairs, noise, seed, format), so
+  rerunning the same command finds it and resumes, and a different one
+  gets its own rows.
+- A game's identity is (tournament, variant, pairing, pair, swap); the
+  table has it as a UNIQUE key and games are inserted with INSERT OR
+  IGNORE, each in its own transaction, so a replayed game is dropped.
+- WAL journaling: readers (``piramida report`` during a run) do not block
+  the one writer.
+- ``meta.schema`` holds the schema version; a file of another version is
+  refused with one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from piramida.env.errors import PiramidaError
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    config TEXT NOT NULL,
+    command TEXT NOT NULL,
+    version TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS agents (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    spec TEXT NOT NULL,
+    version TEXT NOT NULL,
+    UNIQUE (tournament_id, spec)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    variant TEXT NOT NULL,
+    agent_a INTEGER NOT NULL REFERENCES agents(id),
+    agent_b INTEGER NOT NULL REFERENCES agents(id),
+    pair INTEGER NOT NULL,
+    swap INTEGER NOT NULL,
+    seat0 INTEGER NOT NULL REFERENCES agents(id),
+    seat1 INTEGER NOT NULL REFERENCES agents(id),
+    rack_seed INTEGER NOT NULL,
+    noise_seed INTEGER NOT NULL,
+    winner INTEGER REFERENCES agents(id),
+    breaker INTEGER REFERENCES agents(id),
+    score0 INTEGER NOT NULL,
+    score1 INTEGER NOT NULL,
+    shots INTEGER NOT NULL,
+    stats TEXT NOT NULL,
+    duration_s REAL NOT NULL,
+    saved TEXT,
+    node TEXT,
+    created TEXT NOT NULL,
+    UNIQUE (tournament_id, variant, agent_a, agent_b, pair, swap)
+);
+CREATE INDEX IF NOT EXISTS games_by_variant ON games (tournament_id, variant);
+"""
+
+GAME_FIELDS = (
+    "variant", "agent_a", "agent_b", "pair", "swap", "seat0", "seat1", "rack_seed", "noise_seed",
+    "winner", "breaker", "score0", "score1", "shots", "stats", "duration_s", "saved", "node",
+)
+
+
+class StoreError(PiramidaError):
+    """A results file that cannot be opened, is not ours, or is of another
+    schema version."""
+
+
+def config_key(config: Mapping[str, Any]) -> str:
+    """The identity of a tournament: a hash of its canonical JSON."""
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Store:
+    """One results file. Use as a context manager or call ``close``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.exists() and not self.path.is_file():
+            raise StoreError(f"{self.path} is not a file")
+        if not self.path.parent.is_dir():
+            raise StoreError(f"cannot create {self.path}: folder {str(self.path.parent)!r} does not exist")
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif row["value"] != str(SCHEMA_VERSION):
+                raise StoreError(
+                    f"{self.path}: results schema {row['value']}, this piramida reads {SCHEMA_VERSION}"
+                )
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a piramida results file ({exc})") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ------------------------------------------------------------ tournaments
+    def tournament(self, config: Mapping[str, Any], command: str, version: str) -> int:
+        """The id of the tournament with this configuration, created if new."""
+        key = config_key(config)
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO tournaments (key, config, command, version, created) VALUES (?, ?, ?, ?, ?)",
+                (key, json.dumps(config, sort_keys=True), command, version, _now()),
+            )
+            row = db.execute("SELECT id FROM tournaments WHERE key = ?", (key,)).fetchone()
+        return int(row["id"])
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM tournaments ORDER BY id").fetchall()
+        return [dict(r) | {"config": json.loads(r["config"])} for r in rows]
+
+    def agent(self, tournament_id: int, spec: str, version: str) -> int:
+        with self._tx() as db:
+            db.execute(
+                "INSERT OR IGNORE INTO agents (tournament_id, spec, version) VALUES (?, ?, ?)",
+                (tournament_id, spec, version),
+            )
+            row = db.execute(
+                "SELECT id FROM agents WHERE tournament_id = ? AND spec = ?", (tournament_id, spec)
+            ).fetchone()
+        return int(row["id"])
+
+    def agents(self, tournament_id: int | None = None) -> dict[int, str]:
+        """Agent id -> spec."""
+        if tournament_id is None:
+            rows = self.db.execute("SELECT id, spec FROM agents").fetchall()
+        else:
+            rows = self.db.execute("SELECT id, spec FROM agents WHERE tournament_id = ?", (tournament_id,)).fetchall()
+        return {int(r["id"]): str(r["spec"]) for r in rows}
+
+    # ------------------------------------------------------------------ games
+    def done(self, tournament_id: int) -> set[tuple[str, int, int, int, int]]:
+        """The keys (variant, agent_a, agent_b, pair, swap) already stored."""
+        rows = self.db.execute(
+            "SELECT variant, agent_a, agent_b, pair, swap FROM games WHERE tournament_id = ?", (tournament_id,)
+        ).fetchall()
+        return {(r[0], r[1], r[2], r[3], r[4]) for r in rows}
+
+    def add_game(self, tournament_id: int, game: Mapping[str, Any]) -> bool:
+        """Store one game; False when it was stored already."""
+        missing = [f for f in GAME_FIELDS if f not in game and f not in ("saved", "node", "breaker", "winner")]
+        if missing:
+            raise StoreError(f"a game record needs {', '.join(missing)}")
+        values = [game.get(f) for f in GAME_FIELDS]
+        values[GAME_FIELDS.index("stats")] = json.dumps(game["stats"], sort_keys=True)
+        with self._tx() as db:
+            cur = db.execute(
+                f"INSERT OR IGNORE INTO games (tournament_id, {', '.join(GAME_FIELDS)}, created) "
+                f"VALUES (?, {', '.join('?' for _ in GAME_FIELDS)}, ?)",
+                (tournament_id, *values, _now()),
+            )
+        return cur.rowcount == 1
+
+    def games(self, tournament_id: int | None = None, variant: str | None = None) -> list[dict[str, Any]]:
+        sql, args = "SELECT * FROM games WHERE 1=1", []
+        if tournament_id is not None:
+            sql += " AND tournament_id = ?"
+            args.append(tournament_id)
+        if variant is not None:
+            sql += " AND variant = ?"
+            args.append(variant)
+        rows = self.db.execute(sql + " ORDER BY id", args).fetchall()
+        return [dict(r) | {"stats": json.loads(r["stats"])} for r in rows]
+
+    def game(self, game_id: int) -> dict[str, Any]:
+        row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no game {game_id}")
+        return dict(row) | {"stats": json.loads(row["stats"])}
