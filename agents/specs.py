@@ -7,8 +7,11 @@ Colons separate the parts, so that a comma can still separate the agents of
 a list (``--agents planner:sims=500,greedy``). Each agent declares its keys
 with a type; an unknown name or key, or a value that does not parse, is a
 one-line ``AgentSpecError`` listing what is known. Keys a spec leaves out
-take the caller's defaults (a match passes its noise preset and budget), and
-those take the agent's own.
+take the caller's defaults (a match passes its noise preset and budget,
+``piramida suggest`` its ``--budget``, ``--sims`` and ``--noise``), and
+those take the agent's own. Where agents are named: ``piramida match
+--agents``, ``piramida play --agents``, ``piramida suggest --agent`` (an
+agent in ``RANKING`` only).
 """
 
 from __future__ import annotations
@@ -99,6 +102,11 @@ KEYS: dict[str, dict[str, Key]] = {
         "book": Key("book", _flag, "play the break book's strokes on a full rack"),
     },
 }
+
+
+#: The agents that rank the shots of a decision (``plan(view, top)``): the
+#: only ones ``piramida suggest --agent`` accepts.
+RANKING: tuple[str, ...] = ("planner",)
 
 
 @dataclass(frozen=True)

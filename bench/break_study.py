@@ -158,13 +158,13 @@ def _rack(k: int) -> tuple[Any, Any]:
     (docs/physics.md, "Simultaneous contacts"); a variant whose rules read
     the numbers still sees a different rack per sample."""
     from piramida.agents.planner_candidates import Budget, PlanContext
-    from piramida.commands.suggest import view_of
     from piramida.env.position import Position
+    from piramida.env.view import GameView
 
     got = _W["racks"].get(k)
     if got is None:
         pos = Position.start(_W["variant"], seed=k + 1)
-        got = _W["racks"][k] = (pos, PlanContext(view_of(pos), Budget(None, 10**9)))
+        got = _W["racks"][k] = (pos, PlanContext(GameView.for_position(pos), Budget(None, 10**9)))
     return got
 
 

@@ -5,8 +5,8 @@ next pots (``planner_leave.pot_probability`` of the easiest open pot's
 ghost-ball difficulty). This measures that chance directly: in seeded
 positions (``bench/positions/generate.make``, pyramid variants, no ball in
 hand) greedy picks its shot, the shot is played ``--samples`` times under
-the noise preset, and the share that scores is set against the position's
-easiest difficulty. It prints the measured share by difficulty band next to
+the noise preset (the frame driver's noise streams, env/driver.py), and the
+share that scores is set against the position's easiest difficulty. It prints the measured share by difficulty band next to
 the model's prediction, and the least-squares fit of the model's two
 parameters (midpoint ``D50`` at ``pro`` and exponent).
 
@@ -28,12 +28,11 @@ def measure(n: int, samples: int, noise_name: str, start: int = 1000) -> list[tu
     from bench.positions.generate import make
     from piramida.agents.greedy import GreedyAgent
     from piramida.agents.planner_leave import easiest_difficulty
-    from piramida.commands.suggest import view_of
+    from piramida.env.driver import FrameDriver
     from piramida.env.errors import PiramidaError
-    from piramida.env.physics import load_noise, simulate
+    from piramida.env.view import GameView
 
-    noise = load_noise(noise_name)
-    assert noise is not None
+    drivers: dict[str, FrameDriver] = {}
     out: list[tuple[float, float]] = []
     greedy = GreedyAgent()
     i = start
@@ -48,7 +47,7 @@ def measure(n: int, samples: int, noise_name: str, start: int = 1000) -> list[tu
         i += 1
         if pos.variant == "five_ball" or pos.in_hand is not None or pos.is_break:
             continue
-        view = view_of(pos)
+        view = GameView.for_position(pos)
         ref = view.referee
         cues = [c for c in ref.allowed_cue_balls(pos) if c in pos]
         targets = [b for b in pos.ids if not (pos.variant == "classic71" and b == "0")]
@@ -56,14 +55,17 @@ def measure(n: int, samples: int, noise_name: str, start: int = 1000) -> list[tu
         if d is None:
             continue
         shot = greedy.act(view)
-        rng = np.random.default_rng([i, 0xCA1])
+        # Sample k is the shot under the preset's noise: the frame driver's
+        # stroke of (seed i, pair k) from the position.
+        driver = drivers.setdefault(pos.variant, FrameDriver(pos.variant, noise_name))
         hits = 0
-        for _ in range(samples):
+        for k in range(samples):
+            driver.reset(i, k, position=pos)
             try:
-                res = simulate(pos, noise.perturb(shot, rng))
-                r = ref.judge(pos, res.shot, res.events, res.final, (), view.state)
+                r = driver.apply(shot).ruling
             except PiramidaError:
                 continue
+            assert r is not None
             hits += int(r.legal and bool(r.scored.get(view.player)))
         out.append((d, hits / samples))
         if bar is not None:

@@ -12,7 +12,8 @@ Run from the repository root::
 ``decisions`` plays one decision in each reference position
 (``bench/positions/reference.jsonl``, 200 seeded positions across the
 variants) with greedy and with the planner at each budget, then plays the
-chosen shot under ``pro`` noise (seeded per position) and reports the pot
+chosen shot under ``pro`` noise (the frame driver's noise stream of the
+seed and the position's index, env/driver.py) and reports the pot
 rate (the shooter scored), the foul rate and the mean and maximum time per
 decision. ``match`` is ``eval.match.run_match`` - the code behind
 ``piramida match`` - with the planner's budget given as a simulation count
@@ -34,9 +35,9 @@ POSITIONS = REPO / "bench" / "positions" / "reference.jsonl"
 
 
 def _view(pos: Any) -> Any:
-    from piramida.commands.suggest import view_of
+    from piramida.env.view import GameView
 
-    return view_of(pos)
+    return GameView.for_position(pos)
 
 
 def load_positions(path: Path = POSITIONS) -> list[dict[str, Any]]:
@@ -52,21 +53,18 @@ def load_positions(path: Path = POSITIONS) -> list[dict[str, Any]]:
 
 
 def decisions(budgets: list[float], limit: int | None, seed: int) -> dict[str, Any]:
-    import numpy as np
-
     from piramida.agents.greedy import GreedyAgent
     from piramida.agents.planner import PlannerAgent, warm_up
+    from piramida.env.driver import FrameDriver
     from piramida.env.errors import PiramidaError
-    from piramida.env.physics import load_noise, simulate
 
-    noise = load_noise("pro")
-    assert noise is not None
     refs = load_positions()[:limit]
     agents: list[tuple[str, Any]] = [("greedy", GreedyAgent())]
     for b in budgets:
         agents.append((f"planner@{b:g}s", PlannerAgent(budget_s=b, noise="pro", seed=seed)))
     if refs:
         warm_up(_view(refs[0]["position"]))
+    drivers: dict[str, FrameDriver] = {}
     rows: dict[str, Any] = {}
     for name, agent in agents:
         pots = fouls = n = 0
@@ -77,15 +75,16 @@ def decisions(budgets: list[float], limit: int | None, seed: int) -> dict[str, A
             t0 = time.perf_counter()
             shot = agent.act(view)
             times.append(time.perf_counter() - t0)
-            rng = np.random.default_rng([seed, i, 0xBE7C])
+            # The shot under pro noise: the frame driver's stroke of (seed, pair i).
+            driver = drivers.setdefault(pos.variant, FrameDriver(pos.variant, "pro"))
+            driver.reset(seed, i, position=pos)
+            n += 1
             try:
-                res = simulate(pos, noise.perturb(shot, rng))
-                ruling = view.referee.judge(pos, res.shot, res.events, res.final, (), view.state)
+                ruling = driver.apply(shot).ruling
             except PiramidaError:
                 fouls += 1
-                n += 1
                 continue
-            n += 1
+            assert ruling is not None
             fouls += int(not ruling.legal)
             pots += int(ruling.legal and bool(ruling.scored.get(view.player)))
         rows[name] = {
@@ -100,16 +99,18 @@ def decisions(budgets: list[float], limit: int | None, seed: int) -> dict[str, A
 
 def suggest_time(repeats: int = 5) -> dict[str, Any]:
     """Wall time of ``suggest --budget 1s`` after warm-up, in this process
-    (the command's own work: planning, not interpreter start-up)."""
-    from piramida.commands.suggest import suggest
+    (the command's own work: the view and the planner's ranking, not
+    interpreter start-up)."""
+    from piramida.agents.planner import PlannerAgent, warm_up
 
     refs = load_positions()
     picks = [r["position"] for r in refs if not r["position"].is_break][:repeats]
-    suggest(picks[0], budget_s=0.2, top=3)  # warm-up
+    warm_up(_view(picks[0]))
+    PlannerAgent(budget_s=0.2).plan(_view(picks[0]), top=3)  # warm-up
     times = []
     for pos in picks:
         t0 = time.perf_counter()
-        suggest(pos, budget_s=1.0, top=3)
+        PlannerAgent(budget_s=1.0).plan(_view(pos), top=3)
         times.append(time.perf_counter() - t0)
     return {
         "budget_s": 1.0,

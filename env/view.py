@@ -1,7 +1,10 @@
 """GameView: what a player sees when asked to act (docs/design.md §6).
 
 It lives in ``env`` so that both the agents and the environments' opponents
-use the one definition (``env`` may not import ``agents``).
+use the one definition (``env`` may not import ``agents``). Views are made
+in two ways only: ``GameView.of(game)`` for the player to act in a game,
+and ``GameView.for_position(position)`` for a position given by hand
+(``piramida suggest``, benchmarks, tests).
 """
 
 from __future__ import annotations
@@ -59,6 +62,28 @@ class GameView:
             cue_balls=cue,
             options=dict(referee.options),
             shot_number=len(game.history),
+            referee=referee,
+            state=state,
+        )
+
+    @classmethod
+    def for_position(cls, position: Position, options: Mapping[str, Any] | None = None) -> GameView:
+        """The view of the player to move in ``position``, given by hand:
+        a shot to play (``kind`` "shot", even where the rules leave none:
+        agents then say why), judged by a fresh referee of the position's
+        variant with ``options`` from its initial state."""
+        from piramida.env.rules import get_referee
+
+        referee = get_referee(position.variant, dict(options) if options else None, position.table)
+        state = referee.initial_state(position)
+        return cls(
+            variant=position.variant,
+            position=position,
+            player=position.to_move,
+            kind="shot",
+            in_hand=position.in_hand,
+            cue_balls=tuple(referee.allowed_cue_balls(position)),
+            options=dict(referee.options),
             referee=referee,
             state=state,
         )

@@ -1,11 +1,15 @@
 """The match runner: duplicate games between two agents (docs/design.md §7).
 
 Games come in duplicate pairs (docs/references.md, "Evaluation"): games 2k and
-2k+1 use the same rack (the same ``Game.new`` seed, so the same seat breaks)
-and the same execution-noise streams, with the agents' seats swapped. A
-noise stream is keyed by (match seed, pair, seat, shot number of that seat
-in the frame), so the agent in seat s gets the same stroke errors in both
-games of a pair, and no stream is reused by another match seed or pair.
+2k+1 are frames of the frame driver (env/driver.py) with the same seed and
+pair number ``k``, the agents' seats swapped. So they use the same rack (the
+same ``Game.new`` seed, so the same seat breaks) and the same execution-noise
+streams: a noise stream is keyed by (match seed, pair, seat, shot number of
+that seat in the frame), so the agent in seat s gets the same stroke errors
+in both games of a pair, and no stream is reused by another match seed or
+pair. An agent's illegal action is replaced as the driver documents (the
+first choice offered, or a random legal stroke) and counted in
+``refused_actions``.
 
 Frames that reach ``max_shots`` without a winner, and frames the rules end
 without one (a drawn frame: ``Game.over`` with ``winner`` None - an empty
@@ -26,17 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
-from piramida.agents.base import GameView
-from piramida.agents.random_agent import random_lag_shot, random_shot
 from piramida.agents.specs import parse_spec
+from piramida.env.driver import FrameDriver, Step
 from piramida.env.errors import PiramidaError
-from piramida.env.game import Game
 from piramida.env.inputs import brief
-from piramida.env.physics import Noise, load_noise, simulate
-from piramida.env.position import VARIANTS, Position
-from piramida.env.shot import Shot
+from piramida.env.physics import Noise, load_noise
+from piramida.env.position import VARIANTS
 from piramida.eval.pairs import PairStats, pair_score, pair_stats, pentanomial
 from piramida.eval.stats import wilson_interval
 from piramida.eval.version import code_version
@@ -201,7 +200,8 @@ class MatchResult:
             )
         if any(d["refused_actions"]):
             lines.append(
-                f"  actions the referee refused (replaced by a random legal one): {d['refused_actions']}"
+                f"  actions the referee refused (replaced by the first choice or a random legal stroke): "
+            f"{d['refused_actions']}"
             )
         return "\n".join(lines)
 
@@ -217,16 +217,6 @@ def check_match(variant: str, agents: Sequence[str], games: int) -> None:
         raise MatchError(f"--games must be at least 1, got {games}")
 
 
-def rack_seed(seed: int, pair: int) -> int:
-    """The seed of pair ``pair``'s rack (shared by both games of the pair)."""
-    return int(np.random.SeedSequence([seed, pair, 0x7AC]).generate_state(1)[0])
-
-
-def noise_rng(seed: int, pair: int, seat: int, shot: int) -> np.random.Generator:
-    """The noise stream of one stroke, keyed by (seed, pair, seat, shot)."""
-    return np.random.default_rng([seed, pair, seat, shot, 0x2015E])
-
-
 def play_frame(
     variant: str,
     agents: Sequence[Any],
@@ -234,88 +224,61 @@ def play_frame(
     seed: int,
     pair: int,
     swap: bool,
-    noise: Noise | None,
+    noise: Noise | str | None,
     max_shots: int = DEFAULT_MAX_SHOTS,
     options: dict[str, Any] | None = None,
     game_index: int = 0,
-    on_shot: Callable[[Game, int], None] | None = None,
+    on_step: Callable[[Step, int], None] | None = None,
+    driver: FrameDriver | None = None,
 ) -> FrameRecord:
-    """Play one frame. ``agents[i]`` sits in seat ``i ^ swap``."""
+    """Play one frame through the frame driver (env/driver.py: the rack,
+    the noise streams keyed by (seed, pair, seat, shot), an agent's illegal
+    action replaced and counted as refused). ``agents[i]`` sits in seat
+    ``i ^ swap``; ``on_step(step, i)`` is called after every action of
+    agent ``i``."""
     seat_of = (1, 0) if swap else (0, 1)
     agent_in = {seat_of[i]: i for i in (0, 1)}
-    counters = [0, 0]
-    current = {"seat": 0}
-
-    def noisy(position: Position, shot: Shot) -> tuple[Any, Position]:
-        s = current["seat"]
-        if noise is not None:
-            shot = noise.perturb(shot, noise_rng(seed, pair, s, counters[s]))
-        counters[s] += 1
-        res = simulate(position, shot)
-        return res.events, res.final
-
-    game = Game.new(variant, seed=rack_seed(seed, pair), options=options, simulate=noisy)
-    for i, ag in enumerate(agents):
-        ag.reset(int(np.random.SeedSequence([seed, pair, seat_of[i], 0xA6E]).generate_state(1)[0]))
+    drv = driver if driver is not None else FrameDriver(variant, noise, options)
+    game = drv.reset(seed, pair)
     rec = FrameRecord(game_index, pair, seat_of, None, 0, (0, 0), rack=game.initial.to_text())
-    last_shooter: int | None = None
-    fallback_rng = np.random.default_rng([seed, pair, 0xFA11])
-    actions = 0
-    while not game.over and rec.shots < max_shots and actions < 4 * max_shots:
-        actions += 1
-        view = GameView.of(game)
-        seat = view.player
-        who = agent_in[seat]
-        action = agents[who].act(view)
-        if isinstance(action, str):
-            if action not in view.choices:
-                rec.refused[who] += 1
-                action = view.choices[0]
-            game.choose(action)
-            continue
-        try:
-            game.check_shot(action)  # the lag's own check during the lag
-        except PiramidaError:
-            rec.refused[who] += 1
-            import random as _random
+    last_shooter: list[int | None] = [None]
 
-            rng = _random.Random(int(fallback_rng.integers(1 << 62)))
-            if view.kind == "lag":
-                action = random_lag_shot(variant, seat, view.position.table, rng)
-            else:
-                action = random_shot(variant, view.position, view.in_hand, view.cue_balls, rng)
-        was_break = view.kind == "shot" and view.position.is_break
-        current["seat"] = seat
-        ruling = game.play(action)
-        rec.shots += 1
-        if ruling is None:
-            continue  # a lag shot: not a visit to the table
-        if seat != last_shooter:
-            rec.visits[who] += 1
-            last_shooter = seat
-        scored = len(ruling.scored.get(seat, ())) if ruling.legal else 0
-        pend = getattr(ruling.state, "pending", None)
-        if ruling.legal and pend is not None:
-            # The ball a свояк earns in the one-cue-ball pyramids is taken
-            # from the table after the shot (docs/game_rules.md §5.2): it is the
-            # shot's ball all the same.
-            scored += pend.balls_owed()[seat]
-        rec.balls[who] += scored
-        if not ruling.legal:
-            rec.fouls[who] += 1
-        intent = getattr(agents[who], "last_intent", ())
-        if intent and intent[0] == "pot":
-            # Agents that say what they meant (greedy): did the ball score?
-            rec.pot_attempts[who] += 1
-            rec.pots_made[who] += int(intent[1] in ruling.scored.get(seat, ()))
-        if was_break:
-            if rec.breaker is None:
-                rec.breaker = who
-            rec.breaks[who] += 1
-            rec.breaks_legal[who] += int(ruling.legal)
-            rec.breaks_potting[who] += int(ruling.legal and scored > 0)
-        if on_shot is not None:
-            on_shot(game, who)
+    def record(step: Step) -> None:
+        seat = step.seat
+        who = agent_in[seat]
+        rec.shots = game.shots
+        rec.refused[who] += int(step.refused is not None)
+        ruling = step.ruling
+        if ruling is not None:  # not a choice, not a lag shot (not a visit to the table)
+            if seat != last_shooter[0]:
+                rec.visits[who] += 1
+                last_shooter[0] = seat
+            scored = len(ruling.scored.get(seat, ())) if ruling.legal else 0
+            pend = getattr(ruling.state, "pending", None)
+            if ruling.legal and pend is not None:
+                # The ball a свояк earns in the one-cue-ball pyramids is taken
+                # from the table after the shot (docs/game_rules.md §5.2): it is the
+                # shot's ball all the same.
+                scored += pend.balls_owed()[seat]
+            rec.balls[who] += scored
+            if not ruling.legal:
+                rec.fouls[who] += 1
+            intent = getattr(agents[who], "last_intent", ())
+            if intent and intent[0] == "pot":
+                # Agents that say what they meant (greedy): did the ball score?
+                rec.pot_attempts[who] += 1
+                rec.pots_made[who] += int(intent[1] in ruling.scored.get(seat, ()))
+            if step.is_break:
+                if rec.breaker is None:
+                    rec.breaker = who
+                rec.breaks[who] += 1
+                rec.breaks_legal[who] += int(ruling.legal)
+                rec.breaks_potting[who] += int(ruling.legal and scored > 0)
+        if on_step is not None:
+            on_step(step, who)
+
+    drv.play([agents[agent_in[0]], agents[agent_in[1]]], max_shots=max_shots, on_step=record)
+    rec.shots = game.shots
     rec.capped = not game.over
     w = game.winner if game.over else None
     rec.winner = None if w is None else agent_in[w]
@@ -341,6 +304,7 @@ def run_match(
     nz = None if noise in (None, "none") else load_noise(noise)
     kws = list(agent_kwargs or ({}, {}))
     players = [parse_spec(a).build(kws[i]) for i, a in enumerate(agents)]
+    driver = FrameDriver(variant, nz, options)
     frames: list[FrameRecord] = []
     bar: Any = None
     if progress:
@@ -359,6 +323,7 @@ def run_match(
                 max_shots=max_shots,
                 options=options,
                 game_index=g,
+                driver=driver,
             )
             frames.append(rec)
             if bar is not None:

@@ -136,3 +136,94 @@ def test_real_process_prints_no_traceback() -> None:
     assert out.returncode == 2
     assert out.stderr.startswith("error:") and "must be finite" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+# ------------------------------------------------------------------ frames through the driver
+SHOT_LINE = (
+    r"^ {0,3}\d+  p[01] ball=\S+ phi=-?\d+\.\d v=\d+\.\d\d( place=\S+)?( call=\S+)?  ->  \S.*$"
+)
+CHOICE_LINE = r"^       p[01] chooses \S+$"
+
+
+def test_play_prints_a_line_per_shot_and_choice_and_plays_the_drivers_frame(tmp_path: Path) -> None:
+    import json
+    import re
+
+    from piramida.agents import make_agent
+    from piramida.env.driver import FrameDriver
+
+    save = tmp_path / "game.json"
+    args = [
+        "play",
+        "--agents",
+        "greedy,random",
+        "--noise",
+        "pro",
+        "--seed",
+        "3",
+        "--max-shots",
+        "6",
+    ]
+    out = _ok(*args, "--save", str(save))
+    assert out == _ok(*args)  # the same seed, the same frame
+    *lines, last = out.strip().splitlines()
+    assert lines and all(re.match(SHOT_LINE, ln) or re.match(CHOICE_LINE, ln) for ln in lines), out
+    assert re.match(r"^(winner p[01]|draw|stopped); score \d+-\d+ after \d+ shots$", last), last
+    # The frame is the frame driver's frame of the seed (pair 0).
+    drv = FrameDriver("free", "pro")
+    game = drv.reset(3)
+    drv.play([make_agent("greedy"), make_agent("random")], max_shots=6)
+    assert json.loads(save.read_text(encoding="utf-8"))["history"] == game.to_dict()["history"]
+
+
+def test_the_demo_frame_is_the_first_game_of_the_demo_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    from piramida.agents import make_agent
+    from piramida.commands import demo
+    from piramida.eval.match import play_frame
+
+    demo._frame(tmp_path, 0)
+    text = capsys.readouterr().out.strip().splitlines()
+    assert text[0] == "free pyramid, greedy (p0) vs random (p1), noise pro, seed 0:"
+    for ln in text[1:-1]:
+        assert re.match(
+            r"^(  +\d+\. p[01] \((greedy|random)\) \S.*|  p[01] \((greedy|random)\) chooses \S+"
+            r"|      picture -> \S+\.png)$",
+            ln,
+        ), ln
+    m = re.match(r"^  frame over after (\d+) shots: .*, score (\d+)-(\d+)$", text[-1])
+    assert m, text[-1]
+    rec = play_frame(
+        "free",
+        [make_agent("greedy"), make_agent("random")],
+        seed=0,
+        pair=0,
+        swap=False,
+        noise="pro",
+        max_shots=demo.FRAME_MAX_SHOTS,
+    )
+    assert (rec.shots, *rec.score) == tuple(int(x) for x in m.groups())
+    assert len(list(tmp_path.glob("frame_shot*.png"))) == min(rec.shots, demo.FRAME_PICTURES)
+
+
+def test_bench_is_a_command_of_a_source_checkout_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # In this checkout bench/ is there, so the command is; a package
+    # installed from a wheel has no bench/ and no bench command.
+    import typer
+
+    from piramida.cli import OneLineErrors
+    from piramida.commands import bench
+
+    assert bench._repo_root() is not None
+    assert "bench" in _ok("--help")
+    monkeypatch.setattr(bench, "_repo_root", lambda: None)
+    installed = typer.Typer(cls=OneLineErrors, add_completion=False)
+    bench.register(installed)
+    assert installed.registered_groups == [] and installed.registered_commands == []
+    for name in ("version", "show"):
+        installed.command(name)(lambda: None)
+    res = runner.invoke(installed, ["bench", "physics", "--help"])
+    assert res.exit_code == 2 and "No such command 'bench'" in res.stderr

@@ -1,6 +1,7 @@
 """Dependency direction (docs/design.md §1): ``piramida.env`` never loads torch or
 ray; ``env/physics`` and ``env/rules`` never import each other; ``env``
-never imports agents, training or eval."""
+never imports agents, training or eval; ``bench/`` never imports the
+command line."""
 
 from __future__ import annotations
 
@@ -98,6 +99,12 @@ def test_rules_do_not_import_physics() -> None:
 def test_env_does_not_import_the_upper_layers() -> None:
     forbidden = ("piramida.agents", "piramida.training", "piramida.eval", "agents", "training")
     assert _offenders(ENV, forbidden) == []
+
+
+def test_bench_uses_the_library_not_the_command_line() -> None:
+    # The benchmarks build views (GameView.for_position), parse budgets
+    # (agents.specs) and play frames (env.driver) with the library.
+    assert _offenders(ROOT / "bench", ("piramida.commands", "piramida.cli")) == []
 
 
 @pytest.mark.parametrize(

@@ -180,3 +180,14 @@ def test_pip_install_into_a_fresh_venv(tmp_path: Path, wheel: Path) -> None:
         timeout=300,
     )
     assert version.returncode == 0 and version.stdout.strip() == "0.1.0", version.stderr
+    # `piramida bench` belongs to a source checkout (bench/ is not in the
+    # wheel): an installed package has no such command, and says so in one line.
+    bench = subprocess.run(
+        [str(venv / "bin" / "piramida"), "bench", "physics", "--quick"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert bench.returncode == 2 and "No such command 'bench'" in bench.stderr, bench.stderr
+    assert len(bench.stderr.strip().splitlines()) == 1

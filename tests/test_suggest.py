@@ -113,3 +113,38 @@ def test_demo_suggestions_draw_each_pyramid_variant(
         assert png.read_bytes()[:8] == PNG_MAGIC
         assert str(png) in out
     assert out.count("-> ball=") == len(PYRAMID_VARIANTS)
+
+
+def test_agent_spec_names_the_ranking_agent_and_its_keys_win() -> None:
+    pos = _straight().to_text()
+    plain = _run("--position", pos, "--sims", "60", "--noise", "none", "--json")
+    assert _run("--position", pos, "--agent", "planner:sims=60:noise=none", "--json") == plain
+    # The spec's own keys override the shorthands.
+    assert (
+        _run(
+            "--position",
+            pos,
+            "--sims",
+            "7",
+            "--noise",
+            "pro",
+            "--agent",
+            "planner:sims=60:noise=none",
+            "--json",
+        )
+        == plain
+    )
+    assert (
+        _run("--position", pos, "--agent", "planner", "--sims", "60", "--noise", "none", "--json")
+        == plain
+    )
+
+
+def test_agents_that_do_not_rank_shots_are_refused_in_one_line() -> None:
+    pos = _straight().to_text()
+    for name in ("greedy", "random"):
+        err = _bad("--position", pos, "--agent", name)
+        assert "ranks shots" in err and "planner" in err and name in err
+    assert "unknown agent" in _bad("--position", pos, "--agent", "oracle")
+    assert "unknown key" in _bad("--position", pos, "--agent", "planner:depth=3")
+    assert "budget or sims" in _bad("--position", pos, "--agent", "planner:sims=5:budget=1s")

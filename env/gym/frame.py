@@ -1,22 +1,22 @@
-"""One frame played through the environments: the ``Game``, its seeded
-noise stream, and applying a decoded action (shared by the single-agent,
-RLlib and PettingZoo envs).
+"""One frame played through the environments (shared by the single-agent,
+RLlib and PettingZoo envs): the frame driver (``env/driver.py``) with the
+environments' bookkeeping - the legal-action summary, decoded space actions,
+the shaping potential and the final reward.
 
-Seeding (docs/design.md §5: ``reset(seed=...)`` is the only seeding): one integer
-seeds a ``numpy.random.SeedSequence`` whose three children give the rack
-shuffle and breaker (``Game.new(seed=...)``), the execution-noise stream
-(one draw per shot passed to ``physics.simulate(seed=...)``), and the
-opponent's generator.
+Seeding (docs/design.md §5: ``reset(seed=...)`` is the only seeding): the
+integer an env's ``reset`` draws from its seeded generator is the frame
+driver's seed (pair 0), so the rack and breaker (``rack_seed``), the
+execution noise of every stroke (``noise_rng`` keyed by seat and stroke
+number) and the opponent's seed (``agent_seed`` of its seat) all derive from
+it, exactly as in a match frame with that seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
-from piramida.env.events import Event
+from piramida.env.driver import FrameDriver
 from piramida.env.game import Game
 from piramida.env.position import VARIANTS, Position
 from piramida.env.shot import Shot
@@ -31,7 +31,7 @@ DEFAULT_NOISE = "pro"
 
 
 class Frame:
-    """A ``Game`` of ``variant`` with seeded noise."""
+    """A ``Game`` of ``variant`` with seeded noise, through a ``FrameDriver``."""
 
     def __init__(
         self,
@@ -41,61 +41,50 @@ class Frame:
     ) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
-        from piramida.env.physics import load_noise
-
         self.variant = variant
         self.options = dict(options or {})
         self.noise_name = noise or "none"
-        self._noise = load_noise(None if self.noise_name == "none" else self.noise_name)
-        self.game: Game | None = None
-        self._noise_rng = np.random.default_rng(0)
-        self.shots = 0
+        self.driver = FrameDriver(variant, self.noise_name, self.options)
+        self.shots = 0  # actions (shots and choices of both players) this frame
 
-    def reset(
-        self, seed: int, options: Mapping[str, Any] | None = None
-    ) -> tuple[np.random.Generator, int]:
-        """A new frame; returns the opponent's generator and seed.
+    def reset(self, seed: int, options: Mapping[str, Any] | None = None) -> None:
+        """A new frame of the driver's seed ``seed``.
 
         ``options["position"]`` (a ``Position``, or its text or JSON form)
         starts the frame there instead of the rack (drills, curricula); the
         player to act is its ``to_move``."""
-        rack, noise, opp = np.random.SeedSequence(seed).spawn(3)
-        self._noise_rng = np.random.default_rng(noise)
-        rack_seed = int(rack.generate_state(1, np.uint32)[0])
-        opp_seed = int(opp.generate_state(1, np.uint32)[0])
         start = _start_position(self.variant, (options or {}).get("position"))
-        self.game = Game.new(
-            self.variant,
-            seed=rack_seed,
-            options=self.options,
-            simulate=self._simulate,
-            position=start,
-        )
+        self.driver.reset(seed, 0, position=start)
         self.shots = 0
-        return np.random.default_rng(opp_seed), opp_seed
 
-    def _simulate(self, position: Position, shot: Shot) -> tuple[Sequence[Event], Position]:
-        from piramida.env.physics import simulate
+    def agent_seed(self, seat: int) -> int:
+        """The seed of the agent in ``seat`` for this frame (the opponent's)."""
+        return self.driver.agent_seed(seat)
 
-        seed = int(self._noise_rng.integers(2**63)) if self._noise is not None else None
-        res = simulate(position, shot, noise=self._noise, seed=seed)
-        return res.events, res.final
+    @property
+    def game(self) -> Game | None:
+        return self.driver.game if self.driver.started else None
 
     @property
     def g(self) -> Game:
-        if self.game is None:
+        if not self.driver.started:
             raise RuntimeError("call reset() before step()")
-        return self.game
+        return self.driver.game
 
     def legal(self) -> Legal:
         return legal(self.g)
 
     def apply(self, action: Shot | str) -> None:
-        """Play a shot or make a choice for the player to act."""
-        if isinstance(action, str):
-            self.g.choose(action)
-        else:
-            self.g.play(action)
+        """Play a shot or make a choice for the player to act (strict: an
+        illegal action raises and changes nothing)."""
+        self.driver.apply(action)
+        self.shots += 1
+
+    def take(self, action: Any) -> None:
+        """Play an opponent agent's action: an illegal one is replaced as
+        the frame driver documents (the first choice offered, or a random
+        legal stroke)."""
+        self.driver.take(action)
         self.shots += 1
 
     def apply_space_action(self, action: Mapping[str, Any]) -> Decoded:

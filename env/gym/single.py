@@ -86,7 +86,10 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
 
     - ``variant``: the variant name (fixed by each registered id).
     - ``opponent``: ``"random"`` (default), an Agent (``act(view)``) or a
-      callable ``game -> Shot | str`` (see ``opponents``).
+      callable ``game -> Shot | str`` (see ``opponents``). An illegal
+      action of the opponent is replaced as the frame driver documents
+      (``piramida.env.driver``: the first choice offered, or a random legal
+      stroke).
     - ``noise``: execution-noise preset of ``configs/noise`` (default
       ``"pro"``; ``"none"`` plays shots exactly).
     - ``options``: variant options overriding ``configs/variants/NAME.toml``.
@@ -94,8 +97,9 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
     - ``render_mode``: ``"rgb_array"`` (``render.render_rgb``) or ``"ansi"``.
     - ``reward_shaping``: weight of the score-difference shaping (0: off).
 
-    ``reset(seed=...)`` is the only seeding: rack, breaker, noise stream and
-    the opponent's generator all derive from it.
+    ``reset(seed=...)`` is the only seeding: rack, breaker, the noise
+    streams and the opponent's seed all derive from it (the frame driver's
+    scheme, ``piramida.env.driver``).
 
     ## Version History
 
@@ -136,8 +140,8 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
-        _, opp_seed = self.frame.reset(int(self.np_random.integers(2**63)), options)
-        self.opponent.reset(opp_seed)
+        self.frame.reset(int(self.np_random.integers(2**63)), options)
+        self.opponent.reset(self.frame.agent_seed(1 - self.learner))
         self._done = False
         self._run_opponent()
         return self._obs(), self._info(())
@@ -176,7 +180,7 @@ class PyramidEnv(gym.Env[dict[str, np.ndarray], dict[str, Any]]):
             lg = f.legal()
             if lg.player == self.learner:
                 return
-            f.apply(self.opponent(f.g))
+            f.take(self.opponent(f.g))
 
     def _obs(self) -> dict[str, np.ndarray]:
         return observe(self.frame.g, self.learner)

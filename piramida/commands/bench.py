@@ -1,10 +1,13 @@
 """``piramida bench physics``: shots per second against pooltool.
 
 A thin front to ``bench/physics_vs_pooltool.py`` (docs/performance.md).
-``bench/`` is not part of the installed package, so this works from a
-source checkout (``pip install -e .``, the Makefile's venv); pooltool itself
-runs in ``bench/.venv-pooltool`` (``make bench-deps``), and is reported as
-null with a note when that venv is missing.
+``bench/`` is not part of the installed package, and neither is this
+command: it is registered only where the package runs from a source
+checkout that has ``bench/`` (``pip install -e .``, the Makefile's venv). A
+package installed from a wheel (``pip install .``) has no ``bench`` command
+(``piramida bench`` is then an unknown command). Pooltool itself runs in
+``bench/.venv-pooltool`` (``make bench-deps``), and is reported as null with
+a note when that venv is missing.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import typer
 
-from piramida.commands.common import check_out_file, fail, friendly_errors, out_path
+from piramida.commands.common import check_out_file, friendly_errors, out_path
 
 
 def _repo_root() -> Path | None:
@@ -24,6 +27,9 @@ def _repo_root() -> Path | None:
 
 
 def register(app: typer.Typer) -> None:
+    root = _repo_root()
+    if root is None:
+        return  # installed from a wheel: no bench/, so no bench command
     bench_app = typer.Typer(
         help="Benchmarks: piramida's physics against pooltool.", no_args_is_help=True
     )
@@ -44,9 +50,6 @@ def register(app: typer.Typer) -> None:
         if out is not None:
             # Checked now, not after minutes of benchmarking.
             check_out_file(out, "--out", make_parents=True)
-        root = _repo_root()
-        if root is None:
-            fail("bench/ not found: `piramida bench` runs from a source checkout of piramida")
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
         from bench.physics_vs_pooltool import main

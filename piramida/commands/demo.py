@@ -22,6 +22,7 @@ from piramida.commands.common import (
     out_path,
 )
 from piramida.env.inputs import brief, check_text
+from piramida.env.shot import Shot
 
 
 def _prepare(out: Path) -> None:
@@ -85,61 +86,53 @@ FRAME_MAX_SHOTS = 60
 
 
 def _frame(out: Path, seed: int) -> None:
-    """Greedy (player 0) against random (player 1), free pyramid, pro noise."""
+    """Greedy (player 0) against random (player 1), free pyramid, pro noise:
+    the frame driver's frame of ``seed`` (the first game of the match that
+    follows, cut at ``FRAME_MAX_SHOTS``)."""
     import numpy as np
 
     from piramida.agents import make_agent
-    from piramida.agents.base import GameView
-    from piramida.env.game import Game
-    from piramida.env.physics import load_noise, simulate
+    from piramida.env.driver import FrameDriver, Step
     from piramida.env.render import Overlay, draw_position
 
-    noise = load_noise("pro")
-    assert noise is not None
-    rng = np.random.default_rng([seed, 0xDE40])
-    last: dict = {}
-
-    def noisy(position, shot):
-        res = simulate(position, noise.perturb(shot, rng))
-        last["result"] = res
-        return res.events, res.final
-
-    game = Game.new("free", seed=seed, simulate=noisy)
-    agents = [make_agent("greedy", seed=seed), make_agent("random", seed=seed)]
+    driver = FrameDriver("free", "pro")
+    game = driver.reset(seed)
+    agents = [make_agent("greedy"), make_agent("random")]
     names = ("greedy", "random")
     typer.echo(f"\nfree pyramid, greedy (p0) vs random (p1), noise pro, seed {seed}:")
-    shots = 0
-    while not game.over and shots < FRAME_MAX_SHOTS:
-        view = GameView.of(game)
-        action = agents[view.player].act(view)
-        if isinstance(action, str):
-            game.choose(action)
-            typer.echo(f"  p{view.player} ({names[view.player]}) chooses {action}")
-            continue
-        ruling = game.play(action)
-        shots += 1
-        assert ruling is not None
-        typer.echo(f"  {shots:>2}. p{view.player} ({names[view.player]}) {ruling.summary()}")
-        if shots <= FRAME_PICTURES:
-            res = last["result"]
-            overlays = [
-                Overlay.path(
-                    list(zip(xs, ys, strict=True)),
-                    colour="#ffd84a" if b == action.ball else "#9ad0ff",
-                )
-                for b, (_, xs, ys) in res.trajectories.items()
-                if len(xs) > 1 and float(np.ptp(xs) + np.ptp(ys)) > 1e-3
-            ]
-            path = out / f"frame_shot{shots:02d}.png"
-            title = f"shot {shots}: p{view.player} {names[view.player]} - {ruling.summary()}"
-            try:
-                draw_position(ruling.position, overlays, path=path, title=title[:90])
-            except OSError as exc:
-                fail(f"cannot write {path}: {exc.strerror or exc}")
-            typer.echo(f"      picture -> {path}")
+
+    def show(step: Step) -> None:
+        p = step.seat
+        if step.refused is not None:
+            typer.echo(f"  p{p} ({names[p]}) refused ({step.reason}); plays another action in its place")
+        if not step.is_shot:
+            typer.echo(f"  p{p} ({names[p]}) chooses {step.action}")
+            return
+        assert step.ruling is not None and isinstance(step.action, Shot)
+        shots = step.shots
+        typer.echo(f"  {shots:>2}. p{p} ({names[p]}) {step.ruling.summary()}")
+        if shots > FRAME_PICTURES:
+            return
+        overlays = [
+            Overlay.path(
+                list(zip(xs, ys, strict=True)),
+                colour="#ffd84a" if b == step.action.ball else "#9ad0ff",
+            )
+            for b, (_, xs, ys) in step.result.trajectories.items()
+            if len(xs) > 1 and float(np.ptp(xs) + np.ptp(ys)) > 1e-3
+        ]
+        path = out / f"frame_shot{shots:02d}.png"
+        title = f"shot {shots}: p{p} {names[p]} - {step.ruling.summary()}"
+        try:
+            draw_position(step.ruling.position, overlays, path=path, title=title[:90])
+        except OSError as exc:
+            fail(f"cannot write {path}: {exc.strerror or exc}")
+        typer.echo(f"      picture -> {path}")
+
+    driver.play(agents, max_shots=FRAME_MAX_SHOTS, on_step=show)
     result = (
         f"winner p{game.winner} ({names[game.winner]})"
         if game.winner is not None
         else "no winner yet"
     )
-    typer.echo(f"  frame over after {shots} shots: {result}, score {game.score[0]}-{game.score[1]}")
+    typer.echo(f"  frame over after {game.shots} shots: {result}, score {game.score[0]}-{game.score[1]}")

@@ -38,9 +38,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a frame between two agents, one line per shot and ruling."""
         from piramida.agents.specs import parse_specs
-        from piramida.env.game import Game
+        from piramida.env.driver import FrameDriver, Step
         from piramida.env.rules.options import parse_option_args
-        from piramida.env.view import GameView
 
         specs = parse_specs(agents, count=2)
         # Outputs are checked before the frame is played, not after.
@@ -49,37 +48,30 @@ def register(app: typer.Typer) -> None:
         if save is not None:
             check_out_file(save, "--save")
 
-        from piramida.env.physics import load_noise, simulate
+        # The frame driver (env/driver.py): the rack, the noise streams and
+        # the agents' seeds all come from --seed (pair 0 of a match with it).
+        driver = FrameDriver(variant, noise, parse_option_args(option))
+        game = driver.reset(seed)
+        players = [s.build() for s in specs]
 
-        nz = None if noise == "none" else load_noise(noise)
-        strokes = [0]
-
-        def noisy(position, shot):  # type: ignore[no-untyped-def]
-            # One noise stream per stroke, keyed by (seed, stroke).
-            strokes[0] += 1
-            res = simulate(position, shot, noise=nz, seed=None if nz is None else seed * 100003 + strokes[0])
-            return res.events, res.final
-
-        players = [s.build({"seed": seed * 2 + i}) for i, s in enumerate(specs)]
-        game = Game.new(variant, seed=seed, options=parse_option_args(option), simulate=noisy)
-        shots = 0
-        while not game.over and shots < max_shots:
-            nxt = game.next
-            player = int(nxt.player) if nxt.player is not None else 0
-            view = GameView.of(game)
-            action = players[player].act(view)
-            if isinstance(action, str):
-                game.choose(action)
-                typer.echo(f"       p{player} chooses {action}")
-                continue
-            shots += 1
-            ruling = game.play(action)
-            line = ruling.summary() if ruling is not None else "lag shot"
-            typer.echo(f"{shots:4d}  p{player} {_brief(action)}  ->  {line}")
+        def show(step: Step) -> None:
+            if step.refused is not None:
+                what = "shot" if step.is_shot else "choice"
+                typer.echo(f"       p{step.seat} refused ({step.reason}); plays a {what} in its place")
+            if not step.is_shot:
+                typer.echo(f"       p{step.seat} chooses {step.action}")
+                return
+            line = step.ruling.summary() if step.ruling is not None else "lag shot"
+            typer.echo(f"{step.shots:4d}  p{step.seat} {_brief(step.action)}  ->  {line}")
             if png_dir is not None:
                 from piramida.env.render import draw_position
 
-                draw_position(game.position, path=png_dir / f"shot_{shots:04d}.png", title=f"shot {shots}")
+                draw_position(
+                    game.position, path=png_dir / f"shot_{step.shots:04d}.png", title=f"shot {step.shots}"
+                )
+
+        driver.play(players, max_shots=max_shots, on_step=show)
+        shots = game.shots
         result = f"winner p{game.winner}" if game.winner is not None else ("draw" if game.over else "stopped")
         typer.echo(f"{result}; score {game.score[0]}-{game.score[1]} after {shots} shots")
         if save is not None:

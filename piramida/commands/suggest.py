@@ -2,8 +2,12 @@
 
     piramida suggest --variant free --position pos.json --budget 1s --top 3 --png shot.png
 
-The planner (agents/planner.py) searches within the budget at the given
-skill (noise preset) and prints the top shots: the shot's text form, pot
+The agent named by ``--agent`` (a spec, ``NAME`` or ``NAME:key=value:...``;
+default ``planner``, the one agent that ranks shots: agents/planner.py)
+searches within the budget at the given skill (noise preset) and prints the
+top shots; ``--budget``, ``--sims`` and ``--noise`` are shorthands for the
+planner's keys, which the spec's own override
+(``--agent planner:sims=1000:noise=amateur``). It prints the shot's text form, pot
 probability, foul probability, expected points and a one-line description.
 ``--json`` prints exactly ``{"shots": [{"shot", "p_pot", "p_foul",
 "expected_points", "description"}, ...]}``. ``--png`` draws the position,
@@ -37,24 +41,30 @@ def parse_budget(text: str) -> float:
     return parse_duration(text, "--budget")
 
 
-def view_of(position: Any, options: dict[str, Any] | None = None) -> Any:
-    """A GameView for the player to move in a position given by hand."""
-    from piramida.agents.base import GameView
-    from piramida.env.rules import get_referee
+def ranking_agent(
+    agent: Any = "planner",
+    budget_s: float | None = 1.0,
+    noise: str | None = "pro",
+    seed: int = 0,
+    n_sims: int | None = None,
+) -> Any:
+    """The agent that ranks the shots: a spec (``NAME[:key=value...]``, or a
+    parsed ``AgentSpec``) of an agent in ``specs.RANKING``, or an agent
+    already built (anything with ``plan(view, top)``). ``budget_s``,
+    ``n_sims``, ``noise`` and ``seed`` are defaults the spec's own keys
+    override (``planner:sims=500`` drops the budget)."""
+    from piramida.agents.specs import RANKING, AgentSpec, AgentSpecError, parse_spec
 
-    referee = get_referee(position.variant, options, position.table)
-    state = referee.initial_state(position)
-    return GameView(
-        variant=position.variant,
-        position=position,
-        player=position.to_move,
-        kind="shot",
-        in_hand=position.in_hand,
-        cue_balls=tuple(referee.allowed_cue_balls(position)),
-        options=dict(referee.options),
-        referee=referee,
-        state=state,
-    )
+    if not isinstance(agent, str | AgentSpec) and callable(getattr(agent, "plan", None)):
+        return agent
+    spec = parse_spec(agent) if isinstance(agent, str) else agent
+    if spec.name not in RANKING:
+        raise AgentSpecError(
+            f"suggest needs an agent that ranks shots ({', '.join(RANKING)}); "
+            f"{spec.name} only picks one"
+        )
+    defaults = {"budget_s": None if n_sims else budget_s, "n_sims": n_sims, "noise": noise, "seed": seed}
+    return spec.build(defaults)
 
 
 def suggest(
@@ -64,15 +74,18 @@ def suggest(
     noise: str | None = "pro",
     seed: int = 0,
     n_sims: int | None = None,
+    agent: Any = "planner",
 ) -> list[Any]:
-    """The planner's ``top`` plans for ``position`` (agents.planner.Plan)."""
-    from piramida.agents.planner import PlannerAgent, warm_up
+    """The ``top`` plans (agents.planner.Plan) of the ranking ``agent``
+    (``ranking_agent``) for the player to move in ``position``."""
+    from piramida.agents.planner import warm_up
+    from piramida.env.view import GameView
 
-    view = view_of(position)
+    ranker = ranking_agent(agent, budget_s, noise, seed, n_sims)
+    view = GameView.for_position(position)
     # Loading the compiled physics is not thinking time.
     warm_up(view)
-    planner = PlannerAgent(budget_s=budget_s, noise=noise, seed=seed, n_sims=n_sims)
-    return planner.plan(view, top=top)
+    return ranker.plan(view, top=top)
 
 
 def overlays_for(position: Any, plan: Any) -> list[Any]:
@@ -147,39 +160,20 @@ DEMO_SIMS = 600
 
 
 def sample_midgame(variant: str, seed: int = 0) -> Any:
-    """A mid-game position of ``variant``: greedy plays both sides from the
-    break under ``pro`` noise for a few shots; the first shot decision
-    after that."""
-    import numpy as np
-
-    from piramida.agents.base import GameView
+    """A mid-game position of ``variant``: greedy plays both sides of the
+    frame driver's frame of ``seed`` under ``pro`` noise for a few shots;
+    the first shot decision after that."""
     from piramida.agents.greedy import GreedyAgent
-    from piramida.env.game import Game
-    from piramida.env.physics import load_noise, simulate
+    from piramida.env.driver import FrameDriver
 
-    noise = load_noise("pro")
-    assert noise is not None
-    rng = np.random.default_rng([seed, 0x5A6])
-
-    def noisy(position: Any, shot: Any) -> Any:
-        res = simulate(position, noise.perturb(shot, rng))
-        return res.events, res.final
-
-    game = Game.new(variant, seed=seed, simulate=noisy)
+    driver = FrameDriver(variant, "pro")
+    game = driver.reset(seed)
     agent = GreedyAgent()
-    shots = 0
-    for _ in range(40):
-        if game.over:
-            break
-        view = GameView.of(game)
-        if view.kind == "shot" and shots >= DEMO_SHOTS:
-            return view.position
-        action = agent.act(view)
-        if isinstance(action, str):
-            game.choose(action)
-        else:
-            game.play(action)
-            shots += 1
+    driver.play(
+        [agent, agent],
+        max_actions=40,
+        until=lambda view: view.kind == "shot" and game.shots >= DEMO_SHOTS,
+    )
     return game.state.position
 
 
@@ -225,6 +219,14 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--variant", help="Variant; must match the position's (default: its own)."),
         ] = None,
+        agent: Annotated[
+            str,
+            typer.Option(
+                "--agent",
+                help="The agent that ranks the shots: NAME or NAME:key=value:..., e.g. "
+                "planner:sims=1000:noise=amateur (its keys override --budget, --sims, --noise).",
+            ),
+        ] = "planner",
         budget: Annotated[
             str, typer.Option("--budget", help="Thinking time: 2s, 500ms or 2 (seconds).")
         ] = "1s",
@@ -251,12 +253,14 @@ def register(app: typer.Typer) -> None:
         from piramida.env.position import VARIANTS
 
         budget_s = parse_budget(budget)
+        # The agent is checked (and built) before the position is read.
+        if noise != "none":
+            load_noise(noise)
+        ranker = ranking_agent(agent, budget_s, noise, seed, sims)
         if variant is not None and variant not in VARIANTS:
             fail(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
         if png is not None:
             check_out_file(png, "--png", ".png")
-        if noise != "none":
-            load_noise(noise)
         pos = load_position(position)
         if variant is not None and pos.variant != variant:
             fail(
@@ -265,7 +269,7 @@ def register(app: typer.Typer) -> None:
             )
         if not pos.balls:
             fail(f"the position has no balls on the table (position: {pos.to_text()})")
-        plans = suggest(pos, budget_s=budget_s, top=top, noise=noise, seed=seed, n_sims=sims)
+        plans = suggest(pos, top=top, agent=ranker)
         if not plans:
             fail(f"no playable shot found (position: {pos.to_text()})")
         if png is not None:

@@ -16,7 +16,7 @@ from piramida.agents.base import NoLegalShotError
 from piramida.agents.greedy import Context, GreedyAgent, fallback
 from piramida.agents.planner import PlannerAgent
 from piramida.cli import app
-from piramida.commands.suggest import suggest, view_of
+from piramida.commands.suggest import suggest
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import simulate
 from piramida.env.position import VARIANTS, Position, cue_ball_of, object_ball_ids
@@ -31,7 +31,7 @@ def plan(text: str, sims: int = SIMS, top: int = 1) -> list:
 
 
 def assert_legal(pos: Position, shot: object) -> None:
-    view = view_of(pos)
+    view = GameView.for_position(pos)
     view.referee.check_shot(view.state, shot)
     simulate(view.state.position, shot)  # the physics takes it too
 
@@ -88,11 +88,11 @@ def test_the_suggest_command_prints_the_reason_on_one_line() -> None:
 def test_greedy_fallback_on_an_empty_table_says_why() -> None:
     for text in ("variant=free balls=-", "variant=free balls=5:0.5,1.0", "variant=combined balls=0:0.5,1.0"):
         pos = Position.parse(text)
-        ctx = Context(view_of(pos))
+        ctx = Context(GameView.for_position(pos))
         with pytest.raises(NoLegalShotError, match="no legal shot exists|frame is over"):
             fallback(ctx)
         with pytest.raises(NoLegalShotError):
-            GreedyAgent().act(view_of(pos))
+            GreedyAgent().act(GameView.for_position(pos))
 
 
 # ------------------------------------------------------------------ a legal shot exists
@@ -151,7 +151,7 @@ def test_every_position_the_referee_accepts_gets_a_legal_suggestion(variant: str
     for kind in (None, "house", "rear_house", "anywhere"):
         for _ in range(2):
             pos = _random_position(rng, variant, kind)
-            view = view_of(pos)
+            view = GameView.for_position(pos)
             why = view.referee.why_no_shot(view.state)
             planner = PlannerAgent(budget_s=None, n_sims=40)
             if why is not None:

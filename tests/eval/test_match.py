@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from piramida.cli import app
+from piramida.env.driver import noise_rng, rack_seed
 from piramida.env.errors import PiramidaError
-from piramida.eval.match import MatchError, noise_rng, rack_seed, run_match
+from piramida.eval.match import MatchError, run_match
 
 runner = CliRunner()
 

@@ -273,7 +273,7 @@ def _snapshot(env: Any) -> tuple:
         f.shots,
         g.state.position.to_text(),
         legal(g),
-        str(f._noise_rng.bit_generator.state),
+        tuple(f.driver.strokes),
     )
     if isinstance(env, PyramidAEC):
         out += (

@@ -70,8 +70,9 @@ def test_noise_comes_from_the_reset_seed() -> None:
         }
         return env.step(act)[0]["balls"]
 
-    assert np.array_equal(final(5), final(5))
-    assert not np.array_equal(final(5), final(6))
+    # Seeds 4 and 6: the learner breaks (the rack seed picks the breaker).
+    assert np.array_equal(final(4), final(4))
+    assert not np.array_equal(final(4), final(6))
 
 
 def _stubborn(game):  # an opponent that always makes the first legal choice or a soft shot
