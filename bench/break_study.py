@@ -24,10 +24,11 @@ way the planner would. Sample ``k`` of every stroke plays the rack of seed
 ``k + 1`` with the same noise seed (common random numbers, which make the
 ranking sharper than the sample counts suggest). The racks differ only in
 their labels. The physics no longer depends on them (docs/physics.md,
-"Simultaneous contacts"; it did when the book was written: a stroke tuned
-on one labelling, 98% in off the side of the rack, scored on 6% of the
-others), so only the noise differs between samples; the labels still
-change which numbered ball a rule or the planner's value sees.
+"Simultaneous contacts"; it did when the first book was written: a
+stroke tuned on one labelling, 98% in off the side of the rack, scored on
+6% of the others), so only the noise differs between samples and no
+averaging over labellings is needed; the labels still change which
+numbered ball a rule or the planner's value sees.
 
     .venv/bin/python -m bench.break_study --variant free [--samples 12] [--workers 2] [--write]
 

@@ -58,20 +58,33 @@ def _pocketed_ids(pocketed: Any) -> set[str]:
 
 
 def time_piramida(
-    simulate: Callable[..., Any], cases: Sequence[Case], tick: Callable[[], object]
+    simulate: Callable[..., Any],
+    cases: Sequence[Case],
+    tick: Callable[[], object],
+    events: bool = False,
 ) -> dict[str, Any]:
-    """Per-shot wall time, events and pocketed balls, one shot at a time."""
-    walls, cpus, events, pocketed = [], [], [], []
+    """Per-shot wall time, events and pocketed balls, one shot at a time.
+
+    Each shot's time covers ``simulate`` and reading back what pooltool's
+    side reads back (bench/pooltool_runner.py: final positions, pocketed
+    balls, the event count). piramida's ShotResult makes its Python values
+    when first read, so they are read inside the timing; with ``events``
+    the event log's ``Event`` objects are built too (what the referee
+    reads)."""
+    walls, cpus, n_events, pocketed = [], [], [], []
     for c in cases:
         c0 = time.thread_time()
         t0 = time.perf_counter()
         res = simulate(c.position, c.shot, table=c.position.table)
+        res.final  # noqa: B018 - read back, as pooltool's side does
+        got = res.pocketed
+        n = len(res.events) if events else getattr(res, "n_events", None)
         walls.append(time.perf_counter() - t0)
         cpus.append(time.thread_time() - c0)
-        events.append(len(res.events))
-        pocketed.append(sorted(_pocketed_ids(res.pocketed)))
+        n_events.append(n if n is not None else len(res.events))
+        pocketed.append(sorted(_pocketed_ids(got)))
         tick()
-    return {"wall_s": walls, "cpu_s": cpus, "n_events": events, "pocketed": pocketed}
+    return {"wall_s": walls, "cpu_s": cpus, "n_events": n_events, "pocketed": pocketed}
 
 
 def time_piramida_batch(
@@ -208,6 +221,7 @@ def run(
     # piramida, in this process.
     simulate, batch, why = load_piramida()
     pr: dict[str, Any] = {}
+    pr_full: dict[str, Any] = {}
     if simulate is not None:
         try:
             simulate(order[0].position, order[0].shot, table=order[0].position.table)  # JIT warm-up
@@ -220,10 +234,12 @@ def run(
             )
             for s in SUITES:
                 pr[s] = time_piramida(simulate, cases[s], lambda: bar.update(1))
+                pr_full[s] = time_piramida(simulate, cases[s], lambda: None, events=True)
             bar.close()
         except Exception as exc:  # physics still under construction
             notes.append(f"piramida simulate failed: {exc!r}")
             pr = {}
+            pr_full = {}
     else:
         notes.append(why or "piramida physics not available")
     batch_s: dict[str, float | None] = {s: None for s in SUITES}
@@ -261,6 +277,13 @@ def run(
         if row["piramida_per_s"] and row["pooltool_per_s"]:
             ratio = row["piramida_per_s"] / row["pooltool_per_s"]
         row["ratio"] = _round(ratio, 2)
+        # The same with every shot's event log built as Event objects.
+        pf = pr_full.get(s)
+        row["piramida_with_events_per_s"] = _round(_per_s(pf["wall_s"]), 2) if pf else None
+        ratio_ev = None
+        if row["piramida_with_events_per_s"] and row["pooltool_per_s"]:
+            ratio_ev = row["piramida_with_events_per_s"] / row["pooltool_per_s"]
+        row["ratio_with_events"] = _round(ratio_ev, 2)
         cpu_ratio = None
         if row["piramida_cpu_per_s"] and row["pooltool_cpu_per_s"]:
             cpu_ratio = row["piramida_cpu_per_s"] / row["pooltool_cpu_per_s"]
@@ -295,6 +318,7 @@ def format_table(rep: dict[str, Any]) -> str:
         ("batch/s", "piramida_batch_per_s"),
         ("pooltool/s", "pooltool_per_s"),
         ("ratio", "ratio"),
+        ("ratio w/ events", "ratio_with_events"),
         ("pir cpu/s", "piramida_cpu_per_s"),
         ("pt cpu/s", "pooltool_cpu_per_s"),
         ("cpu ratio", "cpu_ratio"),

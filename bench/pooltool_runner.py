@@ -68,9 +68,9 @@ Physical constants mapping (table TOML ``[physics]`` -> pooltool):
 ball-ball friction: ``ball_friction_model = "alciatore"`` (the default) ->
 pooltool's ``AlciatoreBallBallFriction(a, b, c)`` with the table's
 ``mu_ball_a, mu_ball_b, mu_ball_c``; ``"constant"`` -> ``mu_ball -> u_b``
-with the constant ("average") model. (The reference numbers in
-``bench/results/pooltool_reference.json`` were taken with the constant
-model, before the speed-dependent one became piramida's default.)
+with the constant ("average") model. (``bench/results/pooltool_reference.json``
+was re-taken with the default table, so with the Alciatore model and
+squirt from the 7 g end mass on both sides; its ``mapping`` records both.)
 ``e_cushion -> e_c``, ``mu_cushion -> f_c``; ``mu_sp`` is dimensionless in
 piramida (spin decay ``5 mu_sp g / (2 R)``, Leckie & Greenspan), and pooltool
 uses the same law with ``u_sp = u_sp_proportionality * R``, so
@@ -236,8 +236,13 @@ class Model:
             "cue_M": self.cue_specs.M,
             "V0_per_v": self.speed_scale,
             "a_sign": -1,
-            "squirt_throttle": 0.0,
-            "ball_ball": "frictional_inelastic + average (constant u_b)",
+            "cue_end_mass": end_mass,
+            "squirt_throttle": 1.0 if end_mass > 0 else 0.0,
+            "ball_ball": (
+                f"frictional_inelastic + alciatore (a={friction.a}, b={friction.b}, c={friction.c})"
+                if isinstance(friction, AlciatoreBallBallFriction)
+                else "frictional_inelastic + average (constant u_b)"
+            ),
             "cushion": model,
         }
 

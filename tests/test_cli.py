@@ -117,6 +117,10 @@ def test_demo_writes_a_picture_per_variant(tmp_path: Path) -> None:
     for p in pictures:
         assert p.read_bytes()[:8] == PNG_MAGIC
         assert str(p) in text
+    # the closing tournament: its results file and report
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "planner:sims=30" in page and "data:image/png;base64," in page
+    assert (out / "results.sqlite").is_file() and "report ->" in text
 
 
 def test_demo_refuses_a_file_as_folder(tmp_path: Path) -> None:

@@ -44,10 +44,11 @@ T_MAX = 120.0
 class TableArrays:
     """Geometry and constants as arrays.
 
-    CU (6, 6): cushion nose segments [sx, sy, ex, ey, nx, ny], n into the table.
+    CU (6, 9): cushion nose segments [sx, sy, ex, ey, nx, ny, tx, ty, length],
+        n into the table, t the unit vector from start to end.
     JW (12, 4): jaw circles [cx, cy, r, cushion index].
-    FC (12, 9): pocket facings [sx, sy, ex, ey, nx, ny, cushion, pocket, length],
-        n towards the pocket axis.
+    FC (12, 11): pocket facings [sx, sy, ex, ey, nx, ny, cushion, pocket, length,
+        tx, ty], n towards the pocket axis, t as for CU.
     PK (6, 6): pockets [mouth x, mouth y, axis x, axis y, capture depth, mouth / 2].
     P (NPARAM,): constants, slots named in codes.py.
     """
@@ -59,10 +60,32 @@ class TableArrays:
     P: np.ndarray
 
 
-@lru_cache(maxsize=16)
+# table -> arrays by identity: a Table is a frozen dataclass of nested
+# dataclasses, and hashing it for the lru_cache below cost more per shot
+# than packing the position.
+_BY_ID: dict[int, tuple[Table, TableArrays]] = {}
+
+
 def table_arrays(table: Table) -> TableArrays:
+    hit = _BY_ID.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    ta = _table_arrays(table)
+    if len(_BY_ID) >= 64:
+        _BY_ID.clear()
+    _BY_ID[id(table)] = (table, ta)
+    return ta
+
+
+@lru_cache(maxsize=16)
+def _table_arrays(table: Table) -> TableArrays:
     cus = table.cushions
-    CU = np.array([[*cus[c].start, *cus[c].end, *cus[c].normal] for c in CUSHIONS], dtype=np.float64)
+    cu = []
+    for c in CUSHIONS:
+        (sx, sy), (ex, ey) = cus[c].start, cus[c].end
+        length = math.hypot(ex - sx, ey - sy)
+        cu.append([sx, sy, ex, ey, *cus[c].normal, (ex - sx) / length, (ey - sy) / length, length])
+    CU = np.array(cu, dtype=np.float64)
     jw, fc, pk = [], [], []
     for pi, name in enumerate(POCKETS):
         p = table.pockets[name]
@@ -76,7 +99,8 @@ def table_arrays(table: Table) -> TableArrays:
             nx, ny = (ux, uy) if k == 0 else (-ux, -uy)
             cush = CUSHIONS.index(p.jaws[k].cushion)
             length = math.hypot(end[0] - start[0], end[1] - start[1])
-            fc.append([*start, *end, nx, ny, cush, pi, length])
+            tx, ty = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+            fc.append([*start, *end, nx, ny, cush, pi, length, tx, ty])
         pk.append([*p.mouth_centre, *p.axis, p.capture_depth, p.mouth / 2])
     ph = table.physics
     P = np.zeros(NPARAM)

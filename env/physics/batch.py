@@ -23,8 +23,8 @@ from numba import njit, prange
 from piramida.env.physics.codes import EV_OFF, EV_POCKET, NEVCOL, NSEGCOL, NSTATE, POCKETED
 from piramida.env.physics.loop import run
 from piramida.env.physics.noise import Noise, load_noise
-from piramida.env.physics.result import ShotResult, build_events
-from piramida.env.physics.simulate import frozen_balls, place_struck_ball
+from piramida.env.physics.result import ShotResult
+from piramida.env.physics.simulate import place_struck_ball
 from piramida.env.position import Position
 from piramida.env.shot import Shot
 from piramida.env.table import POCKETS, Table
@@ -158,22 +158,9 @@ def simulate_batch(
                    ta.PK, ta.P, max_events, events, ev_out, nev, status, where, nchunks)
     results = None
     if events:
-        results = []
-        for k, (start, _placed) in enumerate(starts):
-            ev = ev_out[k, : nev[k]]
-            n = len(ids[k])
-            balls = tuple((ids[k][i], float(S[k, i, 0]), float(S[k, i, 1])) for i in range(n) if mode[k, i] >= 0)
-            results.append(
-                ShotResult(
-                    events=build_events(ev, ids[k]),
-                    final=start.moved(balls),
-                    pocketed=[(ids[k][int(r[2])], POCKETS[int(r[4])]) for r in ev if int(r[0]) == EV_POCKET],
-                    off_table=[ids[k][int(r[2])] for r in ev if int(r[0]) == EV_OFF],
-                    frozen=frozen_balls(start, table),
-                    shot=played[k],
-                    status=int(status[k]),
-                    _ids=ids[k],
-                    _P=ta.P,
-                )
-            )
+        results = [
+            ShotResult(played[k], int(status[k]), ev_out[k, : nev[k]].copy(), np.zeros((0, NSEGCOL)), ids[k],
+                       ta.P, start, S[k, : len(ids[k])].copy(), mode[k, : len(ids[k])].copy(), table)
+            for k, (start, _placed) in enumerate(starts)
+        ]
     return BatchResult(S[:, :, :2].copy(), where, ids, nev, status, played, results)

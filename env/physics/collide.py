@@ -32,6 +32,7 @@ from piramida.env.physics.codes import (
     P_MU_S,
     P_R,
 )
+from piramida.env.physics.jit import kernel
 
 # Smallest separating normal speed left after any contact (m/s): a resting
 # contact must open, or the same contact would be found again at once and
@@ -40,7 +41,7 @@ from piramida.env.physics.codes import (
 MIN_SEPARATION = 2e-3
 
 
-@njit(cache=True)
+@kernel
 def squirt_impulse(a, b, P):
     """Lateral impulse of the cue per unit axial impulse (Alciatore TP A-31,
     with top/bottom offset b): -(5/2) a sqrt(1 - a^2 - b^2) /
@@ -54,7 +55,7 @@ def squirt_impulse(a, b, P):
     return -2.5 * a * math.sqrt(c2) / (1.0 + P[P_M] / me + 2.5 * (1.0 - a * a))
 
 
-@njit(cache=True)
+@kernel
 def cue_strike(s, phi, theta, V, a, b, P):
     """Cue tip impact on a resting ball (Alciatore TP A-30 and TP A-31;
     Leckie & Greenspan 2005, §3.1, in vector form).
@@ -101,7 +102,7 @@ def cue_strike(s, phi, theta, V, a, b, P):
         s[6] += kq * (b * dz + cq * e3z)
 
 
-@njit(cache=True)
+@kernel
 def ball_friction(v, P):
     """Ball-ball friction coefficient at a contact whose surfaces slide past
     each other at ``v`` m/s (physics.ball_friction_model): ``constant``,
@@ -114,7 +115,7 @@ def ball_friction(v, P):
     return P[P_MU_BALL]
 
 
-@njit(cache=True)
+@kernel
 def ball_ball(si, sj, P):
     """Frictional inelastic collision of two equal balls.
 
@@ -177,7 +178,7 @@ def ball_ball(si, sj, P):
     return vn
 
 
-@njit(cache=True)
+@kernel
 def _contact_slip(si, sj, nx, ny, R, out):
     """Slip of a contact (unit normal n from ball i to ball j): the
     tangential 3D velocity of ball i's surface point against ball j's, into
@@ -196,7 +197,7 @@ def _contact_slip(si, sj, nx, ny, R, out):
     return math.sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2])
 
 
-@njit(cache=True)
+@kernel
 def _apply_friction(si, sj, nx, ny, fx, fy, fz, P):
     """Friction impulse F at the contact: +F on ball i at +R n, -F on ball j
     at -R n; the same torque R n x F on both."""
@@ -249,7 +250,7 @@ def _solve_spd(A, b, idx, na, lam):
 ROUND_STEPS = 16
 
 
-@njit(cache=True)
+@kernel
 def _kinetic(S, balls, nb, P):
     R, m = P[P_R], P[P_M]
     inertia = 0.4 * m * R * R
@@ -331,7 +332,7 @@ def ball_ball_round(S, ci, cj, k, P):
         scale = max(scale, abs(b[c]))
     done = False
     for _ in range(8 * k + 16):
-        na = 0
+        na = np.int64(0)  # not a literal: loop._I
         for c in range(k):
             lam[c] = 0.0
             if active[c]:
@@ -361,7 +362,7 @@ def ball_ball_round(S, ci, cj, k, P):
     # The round's balls in canonical order (first appearance), their states
     # before, and each contact's friction coefficient and friction cap.
     balls = np.empty(2 * k, dtype=np.int64)
-    nb = 0
+    nb = np.int64(0)  # not a literal: loop._I
     for c in range(k):
         for q in (ci[c], cj[c]):
             seen = False
@@ -426,7 +427,7 @@ def ball_ball_round(S, ci, cj, k, P):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _to_local(s, nx, ny):
     # x into the cushion (-n), y along it (z x x), z up.
     xx, xy = -nx, -ny
@@ -440,7 +441,7 @@ def _to_local(s, nx, ny):
     )
 
 
-@njit(cache=True)
+@kernel
 def _from_local(s, nx, ny, vx, vy, wx, wy, wz):
     xx, xy = -nx, -ny
     yx, yy = ny, -nx
@@ -451,7 +452,7 @@ def _from_local(s, nx, ny, vx, vy, wx, wy, wz):
     s[6] = wz
 
 
-@njit(cache=True)
+@kernel
 def han2005(s, nx, ny, P):
     """Han 2005, "Dynamics in carom and three cushion billiards", J. Mech.
     Sci. Tech. 19(4), eqs. 12-20: one impulse at the cushion contact.
@@ -499,7 +500,7 @@ def han2005(s, nx, ny, P):
     _from_local(s, nx, ny, vx, vy, wx, wy, wz)
 
 
-@njit(cache=True)
+@kernel
 def mathavan2010(s, nx, ny, P):
     """Mathavan, Jackson & Parkin 2010, "A theoretical analysis of billiard
     ball dynamics under cushion impacts", Proc. IMechE C 224, eqs. 12-17.
@@ -579,7 +580,7 @@ def mathavan2010(s, nx, ny, P):
     _from_local(s, nx, ny, lx, ly, lwx, lwy, wz)
 
 
-@njit(cache=True)
+@kernel
 def cushion(s, nx, ny, P):
     """Resolve a cushion (or jaw, or facing) impact with the configured model.
 

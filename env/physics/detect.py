@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from piramida.env.physics.jit import kernel
 from piramida.env.physics.roots import contact_times, first_rise, peval
 
 # Contact tolerance in metres: a gap this small is touching.
@@ -30,22 +29,12 @@ GAP_EPS = 1e-9
 SPEED_EPS = 1e-9
 
 
-@njit(cache=True)
-def reach(s, ax, ay, lo, hi):
-    """Upper bound on the distance travelled between lo and hi (times from
-    the state's reference), used to skip far-away targets cheaply."""
-    vx = s[2] + ax * lo
-    vy = s[3] + ay * lo
-    h = hi - lo
-    return math.hypot(vx, vy) * h + 0.5 * math.hypot(ax, ay) * h * h
-
-
-@njit(cache=True)
+@kernel
 def pos_at(s, ax, ay, t):
     return s[0] + s[2] * t + 0.5 * ax * t * t, s[1] + s[3] * t + 0.5 * ay * t * t
 
 
-@njit(cache=True)
+@kernel
 def line_time(s, ax, ay, lo, hi, px, py, qx, qy, nx, ny, R, out, pts):
     """First time in [lo, hi] the ball touches the segment p-q (normal n
     towards the ball's side) with its contact point on the segment."""
@@ -69,7 +58,7 @@ def line_time(s, ax, ay, lo, hi, px, py, qx, qy, nx, ny, R, out, pts):
     return math.inf
 
 
-@njit(cache=True)
+@kernel
 def circle_time(s, ax, ay, lo, hi, cx, cy, rad, out, pts):
     """First time in [lo, hi] the centre comes within ``rad`` of (cx, cy)."""
     px, py = s[0] - cx, s[1] - cy
@@ -86,7 +75,7 @@ def circle_time(s, ax, ay, lo, hi, cx, cy, rad, out, pts):
     return out[0] if k > 0 else math.inf
 
 
-@njit(cache=True)
+@kernel
 def pair_time(si, ai_x, ai_y, sj, aj_x, aj_y, hi, D, out, pts):
     """First time in [0, hi] two balls, both given at the same instant, touch
     while closing (quartic in t)."""
@@ -109,7 +98,7 @@ def pair_time(si, ai_x, ai_y, sj, aj_x, aj_y, hi, D, out, pts):
     return out[0] if k > 0 else math.inf
 
 
-@njit(cache=True)
+@kernel
 def capture_time(s, ax, ay, lo, hi, mx, my, axx, axy, depth, half, R, pts):
     """First time the centre passes ``depth`` beyond the mouth line along
     the pocket axis, between the facings."""
@@ -131,7 +120,7 @@ def capture_time(s, ax, ay, lo, hi, mx, my, axx, axy, depth, half, R, pts):
     return t if abs(v) <= half + R else math.inf
 
 
-@njit(cache=True)
+@kernel
 def centre_time(s, ax, ay, lo, hi, yc, side, pts):
     """First time the centre crosses y = yc away from ``side`` (+1: the ball
     is on the rear side y > yc, -1 the front side); inf if none."""

@@ -17,6 +17,15 @@ TIE_T of the earliest form one round and are resolved jointly
 the contacts they close are the next round, at the same instant. A frozen
 rack therefore breaks the same way however its balls are numbered.
 
+Most candidate events cannot happen before the ball's next event: a ball
+rolling up the table meets one cushion, not six, and no jaw. Each ball's
+path up to its next motion event is wrapped in a capsule, and a root
+finder only runs for a target the capsule reaches (a cushion, jaw, facing,
+capture line, the centre line, or another ball's capsule); see CULL below.
+The culling is exact: it skips only root finders that would have found no
+event, or one that cannot be the earliest, so the event log is the same
+bit for bit (tests/env/physics/test_physics_culling.py).
+
 Inputs and outputs are flat arrays (codes.py): no Python objects per event.
 """
 
@@ -56,8 +65,8 @@ from piramida.env.physics.detect import (
     circle_time,
     line_time,
     pair_time,
-    reach,
 )
+from piramida.env.physics.jit import kernel
 from piramida.env.physics.motion import accel, classify, duration, end_state, evolve
 
 # Table-event kinds.
@@ -72,8 +81,19 @@ OK, EVENTS_FULL, TIME_LIMIT = 0, 1, 2
 # same time; this only groups contacts whose times differ by rounding.
 TIE_T = 1e-12
 
+# numba types a global Python int, and an integer literal, as a literal
+# type and compiles a callee once for every literal it is passed (_emit 17
+# times): 60 of the 115 compilations of a cold start. The codes and
+# counters handed to the helpers below are numpy int64 scalars instead,
+# which numba types as plain int64.
+_I = np.int64
+_NONE, _ZERO = _I(-1), _I(0)
+_EV_CUE, _EV_BALL, _EV_CUSHION, _EV_POCKET = _I(EV_CUE), _I(EV_BALL), _I(EV_CUSHION), _I(EV_POCKET)
+_EV_CENTRE, _EV_OFF, _EV_MOTION = _I(EV_CENTRE), _I(EV_OFF), _I(EV_MOTION)
+_POCKETED, _OFF_TABLE, _STATIONARY = _I(POCKETED), _I(OFF_TABLE), _I(STATIONARY)
 
-@njit(cache=True)
+
+@kernel
 def _emit(ev, nev, typ, t, i, j, a, b):
     if nev >= ev.shape[0]:
         return nev + 1
@@ -86,7 +106,7 @@ def _emit(ev, nev, typ, t, i, j, a, b):
     return nev + 1
 
 
-@njit(cache=True)
+@kernel
 def _seg(seg, nseg, i, t, s, mode):
     if nseg >= seg.shape[0]:
         return nseg + 1
@@ -98,70 +118,230 @@ def _seg(seg, nseg, i, t, s, mode):
     return nseg + 1
 
 
-@njit(cache=True)
-def _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts):
-    """Earliest table event of ball i after global time T: (t, kind, index)."""
+# Culling (docs/performance.md): before a root finder runs, the ball's path
+# over the horizon that matters is wrapped in a capsule (a segment and a
+# radius, _capsule), and a target the capsule cannot reach is skipped.
+# Every test is a rigorous bound of the exact geometry plus CULL metres,
+# some 10^10 times the rounding of the metre-sized numbers compared, so a skipped
+# root finder would have found no event, or a later one than the best found:
+# culling changes no result, it only saves the work. T_SLACK (s) widens the
+# time horizons for the same reason.
+CULL = 1e-6
+T_SLACK = 1e-9
+# Capsule columns: segment ends (x0, y0), (x1, y1), radius r, and the
+# capsule's bounding box xmin, xmax, ymin, ymax (the cheap first test).
+NCAP = 9
+
+
+@kernel
+def _range(b, c, H):
+    """(min, max) of q(t) = b t + c t^2 over [0, H]."""
+    e = b * H + c * H * H
+    qlo, qhi = min(0.0, e), max(0.0, e)
+    if c != 0.0:
+        ts = -b / (2.0 * c)
+        if 0.0 < ts < H:
+            v = -b * b / (4.0 * c)
+            qlo, qhi = min(qlo, v), max(qhi, v)
+    return qlo, qhi
+
+
+@kernel
+def _capsule(x, y, vx, vy, ax, ay, H, cap):
+    """A capsule holding the path (x, y) + v t + a t^2 / 2, t in [0, H]:
+    the path's bounding rectangle in the frame of its chord, as a segment
+    along the chord and a radius across it."""
+    dx = vx * H + 0.5 * ax * H * H
+    dy = vy * H + 0.5 * ay * H * H
+    L = math.sqrt(dx * dx + dy * dy)
+    ux, uy = (dx / L, dy / L) if L > 0.0 else (1.0, 0.0)
+    nx, ny = -uy, ux
+    s0, s1 = _range(vx * ux + vy * uy, 0.5 * (ax * ux + ay * uy), H)
+    w0, w1 = _range(vx * nx + vy * ny, 0.5 * (ax * nx + ay * ny), H)
+    wm = 0.5 * (w0 + w1)
+    cap[0] = x + s0 * ux + wm * nx
+    cap[1] = y + s0 * uy + wm * ny
+    cap[2] = x + s1 * ux + wm * nx
+    cap[3] = y + s1 * uy + wm * ny
+    cap[4] = 0.5 * (w1 - w0)
+    _box(cap)
+
+
+@kernel
+def _box(cap):
+    r = cap[4]
+    cap[5] = min(cap[0], cap[2]) - r
+    cap[6] = max(cap[0], cap[2]) + r
+    cap[7] = min(cap[1], cap[3]) - r
+    cap[8] = max(cap[1], cap[3]) + r
+
+
+@kernel
+def _point_capsule(cap, x, y):
+    cap[0] = cap[2] = cap[5] = cap[6] = x
+    cap[1] = cap[3] = cap[7] = cap[8] = y
+    cap[4] = 0.0
+
+
+@kernel
+def _apart(cap, i, j, d):
+    """True when the bounding boxes of capsules i and j are more than d
+    apart along x or y."""
+    return (
+        cap[i, 6] + d < cap[j, 5]
+        or cap[j, 6] + d < cap[i, 5]
+        or cap[i, 8] + d < cap[j, 7]
+        or cap[j, 8] + d < cap[i, 7]
+    )
+
+
+@kernel
+def _pt_seg2(px, py, x0, y0, x1, y1):
+    """Squared distance from a point to a segment."""
+    dx, dy = x1 - x0, y1 - y0
+    wx, wy = px - x0, py - y0
+    L2 = dx * dx + dy * dy
+    u = 0.0
+    if L2 > 0.0:
+        u = min(max((wx * dx + wy * dy) / L2, 0.0), 1.0)
+    ex, ey = wx - u * dx, wy - u * dy
+    return ex * ex + ey * ey
+
+
+@kernel
+def _seg_seg2(a, b):
+    """Squared distance between the segments of capsules a and b (0 when
+    they cross or nearly so)."""
+    ax0, ay0, ax1, ay1 = a[0], a[1], a[2], a[3]
+    bx0, by0, bx1, by1 = b[0], b[1], b[2], b[3]
+    d1 = (bx1 - bx0) * (ay0 - by0) - (by1 - by0) * (ax0 - bx0)
+    d2 = (bx1 - bx0) * (ay1 - by0) - (by1 - by0) * (ax1 - bx0)
+    d3 = (ax1 - ax0) * (by0 - ay0) - (ay1 - ay0) * (bx0 - ax0)
+    d4 = (ax1 - ax0) * (by1 - ay0) - (ay1 - ay0) * (bx1 - ax0)
+    if d1 * d2 <= 0.0 and d3 * d4 <= 0.0:
+        return 0.0
+    return min(
+        min(_pt_seg2(ax0, ay0, bx0, by0, bx1, by1), _pt_seg2(ax1, ay1, bx0, by0, bx1, by1)),
+        min(_pt_seg2(bx0, by0, ax0, ay0, ax1, ay1), _pt_seg2(bx1, by1, ax0, ay0, ax1, ay1)),
+    )
+
+
+@kernel
+def _misses_line(cap, px, py, nx, ny, tx, ty, length, reach_):
+    """True when no point of the capsule comes within ``reach_`` of the
+    line through p (unit normal n towards the table) on the table side or
+    crosses it, with its projection on the tangent t within [0, length]
+    of p: the region where a line contact can be found (detect.line_time,
+    and capture_time with the capture line)."""
+    r = cap[4]
+    d0 = (cap[0] - px) * nx + (cap[1] - py) * ny
+    d1 = (cap[2] - px) * nx + (cap[3] - py) * ny
+    if min(d0, d1) - r > reach_ + CULL:
+        return True
+    # line_time projects the contact point, the centre less reach_ n.
+    u0 = (cap[0] - reach_ * nx - px) * tx + (cap[1] - reach_ * ny - py) * ty
+    u1 = (cap[2] - reach_ * nx - px) * tx + (cap[3] - reach_ * ny - py) * ty
+    return max(u0, u1) + r < -CULL or min(u0, u1) - r > length + CULL
+
+
+
+@kernel
+def _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap):
+    """Earliest table event of ball i after global time T: (t, kind, index).
+
+    Also leaves in cap[i] a capsule holding the ball's path from T to its
+    next table event other than a centre-line crossing (the events that
+    change its motion), for the pair culling of _pair_next."""
     m = mode[i]
     if m < 0 or m == STATIONARY:
+        _point_capsule(cap[i], S[i, 0], S[i, 1])
         return math.inf, K_NONE, -1
     lo = T - tref[i]
     hi = dur[i]
     best, kind, idx = tref[i] + hi, K_TRANS, -1
     if m == SPINNING:
+        _point_capsule(cap[i], S[i, 0], S[i, 1])
         return best, kind, idx
     s = S[i]
+    c_ = cap[i]
     R = P[P_R]
     ax, ay = accel(s, m, P)
     x, y = s[0] + s[2] * lo + 0.5 * ax * lo * lo, s[1] + s[3] * lo + 0.5 * ay * lo * lo
-    far = reach(s, ax, ay, lo, hi) + R + 1e-6
+    vx, vy = s[2] + ax * lo, s[3] + ay * lo
+    # The path up to the best event so far; shrunk whenever one is found.
+    _capsule(x, y, vx, vy, ax, ay, hi - lo + T_SLACK, c_)
     for c in range(CU.shape[0]):
         px, py, qx, qy, nx, ny = CU[c, 0], CU[c, 1], CU[c, 2], CU[c, 3], CU[c, 4], CU[c, 5]
-        if (x - px) * nx + (y - py) * ny > far:
+        if _misses_line(c_, px, py, nx, ny, CU[c, 6], CU[c, 7], CU[c, 8], R):
             continue
         t = line_time(s, ax, ay, lo, hi, px, py, qx, qy, nx, ny, R, out, pts)
         if tref[i] + t < best:
             best, kind, idx = tref[i] + t, K_CUSH, c
+            _capsule(x, y, vx, vy, ax, ay, t - lo + T_SLACK, c_)
     for q in range(JW.shape[0]):
         cx, cy, rj = JW[q, 0], JW[q, 1], JW[q, 2]
-        if math.hypot(x - cx, y - cy) - rj > far:
+        rr = R + rj + CULL
+        if cx + rr < c_[5] or cx - rr > c_[6] or cy + rr < c_[7] or cy - rr > c_[8]:
+            continue
+        if _pt_seg2(cx, cy, c_[0], c_[1], c_[2], c_[3]) > (rr + c_[4]) ** 2:
             continue
         t = circle_time(s, ax, ay, lo, hi, cx, cy, R + rj, out, pts)
         if tref[i] + t < best:
             best, kind, idx = tref[i] + t, K_JAW, q
+            _capsule(x, y, vx, vy, ax, ay, t - lo + T_SLACK, c_)
     for q in range(FC.shape[0]):
         px, py, qx, qy, nx, ny = FC[q, 0], FC[q, 1], FC[q, 2], FC[q, 3], FC[q, 4], FC[q, 5]
-        if math.hypot(x - px, y - py) - FC[q, 8] > far:
+        if _misses_line(c_, px, py, nx, ny, FC[q, 9], FC[q, 10], FC[q, 8], R):
             continue
         t = line_time(s, ax, ay, lo, hi, px, py, qx, qy, nx, ny, R, out, pts)
         if tref[i] + t < best:
             best, kind, idx = tref[i] + t, K_FACE, q
+            _capsule(x, y, vx, vy, ax, ay, t - lo + T_SLACK, c_)
     for p in range(PK.shape[0]):
-        mx, my = PK[p, 0], PK[p, 1]
-        if math.hypot(x - mx, y - my) - PK[p, 4] - PK[p, 5] > far:
+        # Capture: the centre passes the line ``depth`` beyond the mouth
+        # (axis inwards) within half + R of the axis.
+        mx, my, axx, axy, depth, half = PK[p, 0], PK[p, 1], PK[p, 2], PK[p, 3], PK[p, 4], PK[p, 5]
+        lx, ly = mx + depth * axx, my + depth * axy
+        if _misses_line(c_, lx - (half + R) * axy, ly + (half + R) * axx, -axx, -axy, axy, -axx,
+                        2.0 * (half + R), 0.0):
             continue
-        t = capture_time(s, ax, ay, lo, hi, mx, my, PK[p, 2], PK[p, 3], PK[p, 4], PK[p, 5], R, pts)
+        t = capture_time(s, ax, ay, lo, hi, mx, my, axx, axy, depth, half, R, pts)
         if tref[i] + t < best:
             best, kind, idx = tref[i] + t, K_CAPTURE, p
+            _capsule(x, y, vx, vy, ax, ay, t - lo + T_SLACK, c_)
+    # cap[i] now holds the path to the next event that changes the motion.
     if side[i] == 0:
         # Exactly on the centre line: moving off it is not a crossing.
-        vy = s[3] + ay * lo
-        if vy != 0.0:
-            side[i] = 1 if vy > 0.0 else -1
+        vy0 = s[3] + ay * lo
+        if vy0 != 0.0:
+            side[i] = 1 if vy0 > 0.0 else -1
         elif ay != 0.0:
             side[i] = 1 if ay > 0.0 else -1
+    yc = P[P_YC]
     if side[i] != 0:
-        t = centre_time(s, ax, ay, lo, hi, P[P_YC], side[i], pts)
+        # A crossing needs the path on the line's other side.
+        if (side[i] > 0 and min(c_[1], c_[3]) - c_[4] > yc + CULL) or (
+            side[i] < 0 and max(c_[1], c_[3]) + c_[4] < yc - CULL
+        ):
+            return best, kind, idx
+        t = centre_time(s, ax, ay, lo, hi, yc, side[i], pts)
         if tref[i] + t < best:
             best, kind, idx = tref[i] + t, K_CENTRE, -1
     return best, kind, idx
 
 
-@njit(cache=True)
-def _pair_next(i, j, T, S, mode, tref, tend, P, si, sj, out, pts):
+@kernel
+def _pair_next(i, j, T, S, mode, tref, tend, P, si, sj, out, pts, cap):
+    """Next contact time of balls i and j after T, or inf. Also inf when
+    their capsules (_table_next) stay apart: the contact, if any, comes
+    after one of the two balls' next table event, which recomputes this
+    pair before the contact could be the earliest event."""
     mi, mj = mode[i], mode[j]
     if mi < 0 or mj < 0:
         return math.inf
     if mi <= SPINNING and mj <= SPINNING:
+        return math.inf
+    if _seg_seg2(cap[i], cap[j]) > (2.0 * P[P_R] + cap[i, 4] + cap[j, 4] + CULL) ** 2:
         return math.inf
     hi = min(tend[i], tend[j]) - T
     if not hi >= 0.0:
@@ -174,7 +354,7 @@ def _pair_next(i, j, T, S, mode, tref, tend, P, si, sj, out, pts):
     return T + t
 
 
-@njit(cache=True)
+@kernel
 def _rebase(i, T, S, mode, tref, tmp, P):
     evolve(S[i], mode[i], T - tref[i], P, tmp)
     for k in range(7):
@@ -182,7 +362,7 @@ def _rebase(i, T, S, mode, tref, tmp, P):
     tref[i] = T
 
 
-@njit(cache=True)
+@kernel
 def _set_mode(i, new, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg):
     old = mode[i]
     mode[i] = new
@@ -194,18 +374,18 @@ def _set_mode(i, new, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg):
         dur[i] = 0.0
         tend[i] = T
     if old != new and old >= 0 and new >= 0:
-        nev = _emit(ev, nev, EV_MOTION, T, i, -1, old, new)
+        nev = _emit(ev, nev, _EV_MOTION, T, i, _NONE, float(old), float(new))
     nseg = _seg(seg, nseg, i, T, S[i], new)
     return nev, nseg
 
 
-@njit(cache=True)
+@kernel
 def _before(ax, ay, bx, by):
     """Canonical order of two points: x, then y."""
     return ax < bx or (ax == bx and ay < by)
 
 
-@njit(cache=True)
+@kernel
 def _sort_contacts(S, ci, cj, k):
     """Sort contacts 0..k-1 in place by their contact point (x, then y):
     an order from geometry alone, never from the balls' labels. Two
@@ -220,7 +400,7 @@ def _sort_contacts(S, ci, cj, k):
         ci[q + 1], cj[q + 1] = i, j
 
 
-@njit(cache=True)
+@kernel
 def _sort_balls(S, bl, nb):
     """Sort ball indices bl[0..nb-1] in place by position (x, then y)."""
     for a in range(1, nb):
@@ -254,8 +434,9 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
     sj = np.empty(7)
     out = np.empty(8)
     pts = np.empty(8)
-    nev = 0
-    nseg = 0
+    cap = np.empty((n, NCAP))
+    nev = _ZERO
+    nseg = _ZERO
     yc = P[P_YC]
     for i in range(n):
         if mode[i] >= 0:
@@ -265,13 +446,17 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
             nseg = _seg(seg, nseg, i, 0.0, S[i], mode[i])
     # The stroke.
     cue_strike(S[cue], phi, theta, V, a, b, P)
-    nev = _emit(ev, nev, EV_CUE, 0.0, cue, -1, 0.0, 0.0)
+    nev = _emit(ev, nev, _EV_CUE, 0.0, cue, _NONE, 0.0, 0.0)
     nev, nseg = _set_mode(cue, classify(S[cue], R), 0.0, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
     for i in range(n):
-        tt[i], tk[i], tx[i] = _table_next(i, 0.0, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts)
+        tt[i], tk[i], tx[i] = _table_next(i, 0.0, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap)
+    dcull = 2.0 * R + CULL
     for i in range(n):
         for j in range(i + 1, n):
-            pt[i, j] = _pair_next(i, j, 0.0, S, mode, tref, tend, P, si, sj, out, pts)
+            if _apart(cap, i, j, dcull):
+                pt[i, j] = math.inf
+            else:
+                pt[i, j] = _pair_next(i, j, 0.0, S, mode, tref, tend, P, si, sj, out, pts, cap)
     T = 0.0
     status = OK
     ci = np.empty(n * (n - 1) // 2 + 1, dtype=np.int64)
@@ -280,7 +465,7 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
     inv = np.zeros(n, dtype=np.bool_)
     while True:
         bt = math.inf
-        bi = -1
+        bi = _NONE
         ties = 0
         for i in range(n):
             if tt[i] < bt:
@@ -317,16 +502,16 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
             kind, idx = tk[i], tx[i]
             if kind == K_CENTRE:
                 side[i] = -side[i]
-                nev = _emit(ev, nev, EV_CENTRE, T, i, -1, float(side[i]), 0.0)
-                tt[i], tk[i], tx[i] = _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts)
+                nev = _emit(ev, nev, _EV_CENTRE, T, i, _NONE, float(side[i]), 0.0)
+                tt[i], tk[i], tx[i] = _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap)
                 continue
             _rebase(i, T, S, mode, tref, tmp, P)
             if kind == K_TRANS:
                 new = end_state(S[i], mode[i], P)
                 nev, nseg = _set_mode(i, new, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
             elif kind == K_CAPTURE:
-                nev = _emit(ev, nev, EV_POCKET, T, i, -1, float(idx), 0.0)
-                nev, nseg = _set_mode(i, POCKETED, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
+                nev = _emit(ev, nev, _EV_POCKET, T, i, _NONE, float(idx), 0.0)
+                nev, nseg = _set_mode(i, _POCKETED, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
             else:
                 s = S[i]
                 if kind == K_CUSH:
@@ -343,24 +528,24 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
                 vin = -(s[2] * nx + s[3] * ny)
                 if part != PART_FACING and vin > P[P_LAUNCH]:
                     # Launch condition (docs/physics.md): the ball leaves the table.
-                    nev = _emit(ev, nev, EV_OFF, T, i, -1, float(cush), float(part))
-                    nev, nseg = _set_mode(i, OFF_TABLE, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
+                    nev = _emit(ev, nev, _EV_OFF, T, i, _NONE, float(cush), float(part))
+                    nev, nseg = _set_mode(i, _OFF_TABLE, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
                 else:
                     cushion(s, nx, ny, P)
-                    nev = _emit(ev, nev, EV_CUSHION, T, i, -1, float(cush), float(part))
+                    nev = _emit(ev, nev, _EV_CUSHION, T, i, _NONE, float(cush), float(part))
                     nev, nseg = _set_mode(i, classify(s, R), T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
             bl[0] = i
             nb = 1
         else:
             # A round: every contact due at this instant, resolved jointly.
             lim = bp + TIE_T
-            k = 0
+            k = _ZERO
             for i in range(n):
                 for j in range(i + 1, n):
                     if pt[i, j] <= lim:
                         ci[k], cj[k] = i, j
                         k += 1
-            nb = 0
+            nb = _ZERO
             for c in range(k):
                 for q in (ci[c], cj[c]):
                     if not inv[q]:
@@ -385,7 +570,7 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
                     for c in range(k):
                         ball_ball(S[ci[c]], S[cj[c]], P)
             for c in range(k):
-                nev = _emit(ev, nev, EV_BALL, T, ci[c], cj[c], 0.0, 0.0)
+                nev = _emit(ev, nev, _EV_BALL, T, ci[c], cj[c], 0.0, 0.0)
             _sort_balls(S, bl, nb)
             for q in range(nb):
                 c = bl[q]
@@ -395,12 +580,18 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
             inv[bl[q]] = True
         for q in range(nb):
             c = bl[q]
-            tt[c], tk[c], tx[c] = _table_next(c, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts)
+            tt[c], tk[c], tx[c] = _table_next(c, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap)
+        # (After every changed ball's capsule is up to date.)
+        for q in range(nb):
+            c = bl[q]
             for k2 in range(n):
                 if k2 == c or (inv[k2] and k2 < c):
                     continue
                 a_, b_ = (k2, c) if k2 < c else (c, k2)
-                pt[a_, b_] = _pair_next(a_, b_, T, S, mode, tref, tend, P, si, sj, out, pts)
+                if _apart(cap, a_, b_, dcull):
+                    pt[a_, b_] = math.inf  # as _pair_next's capsule test would
+                else:
+                    pt[a_, b_] = _pair_next(a_, b_, T, S, mode, tref, tend, P, si, sj, out, pts, cap)
         for q in range(nb):
             inv[bl[q]] = False
     # Bring every ball to the end time (all at rest unless a limit stopped us).
@@ -410,7 +601,7 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
             if status != OK and mode[i] != STATIONARY:
                 for k in range(2, 7):
                     S[i, k] = 0.0
-                nev, nseg = _set_mode(i, STATIONARY, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
+                nev, nseg = _set_mode(i, _STATIONARY, T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
     return min(nev, ev.shape[0]), min(nseg, seg.shape[0]), status
 
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
 from piramida.env.physics.codes import (
     P_G,
     P_MU_R,
@@ -34,19 +32,20 @@ from piramida.env.physics.codes import (
     SPINNING,
     STATIONARY,
 )
+from piramida.env.physics.jit import kernel
 
 # Below these a speed is zero: the state machine must not chase 1e-17 m/s.
 V_EPS = 1e-9
 W_EPS = 1e-7
 
 
-@njit(cache=True)
+@kernel
 def slip(s, R):
     """Contact-point velocity on the cloth (ux, uy)."""
     return s[2] - R * s[5], s[3] + R * s[4]
 
 
-@njit(cache=True)
+@kernel
 def accel(s, mode, P):
     """Constant acceleration (ax, ay) of the centre in a motion state."""
     if mode == SLIDING:
@@ -65,7 +64,7 @@ def accel(s, mode, P):
     return 0.0, 0.0
 
 
-@njit(cache=True)
+@kernel
 def duration(s, mode, P):
     """Time until the state's closed form ends (next motion transition)."""
     R, g = P[P_R], P[P_G]
@@ -79,7 +78,7 @@ def duration(s, mode, P):
     return math.inf
 
 
-@njit(cache=True)
+@kernel
 def evolve(s, mode, t, P, out):
     """State after time t in ``mode`` (t within the state's duration)."""
     R, g = P[P_R], P[P_G]
@@ -118,7 +117,7 @@ def evolve(s, mode, t, P, out):
             out[5] = out[2] / R
 
 
-@njit(cache=True)
+@kernel
 def classify(s, R):
     """Motion state of a ball state; snaps near-zero quantities to zero so
     that the state's closed form holds exactly from here on."""
@@ -139,7 +138,7 @@ def classify(s, R):
     return STATIONARY
 
 
-@njit(cache=True)
+@kernel
 def end_state(s, mode, P):
     """Apply the motion transition at the end of ``mode`` to the evolved
     state ``s`` in place and return the new mode."""
@@ -163,7 +162,7 @@ def end_state(s, mode, P):
     return mode
 
 
-@njit(cache=True)
+@kernel
 def energy(s, P, m):
     """Kinetic energy (translation + rotation) of one ball."""
     R = P[P_R]

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
-
 import numpy as np
 from numba import njit
 
@@ -22,12 +19,11 @@ from piramida.env.physics.codes import (
 from piramida.env.physics.motion import evolve
 from piramida.env.position import Position
 from piramida.env.shot import Shot
-from piramida.env.table import CUSHIONS, POCKETS
+from piramida.env.table import CUSHIONS, POCKETS, Table
 
 Trajectory = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-@dataclass(frozen=True, eq=False)
 class ShotResult:
     """What a shot did.
 
@@ -42,22 +38,132 @@ class ShotResult:
     - ``shot``: the shot actually played (after execution noise);
     - ``status``: 0, or 1/2 if a safety limit (event count, time) stopped
       the simulation and the balls were stopped where they were.
+
+    The simulation itself is finished when ``simulate`` returns; the Python
+    values above are made from the kernel's arrays the first time they are
+    read, and kept (docs/performance.md: building every event object and
+    the final Position for every shot cost more than the kernel). Reading
+    them in any order, once or many times, gives the same values.
     """
 
-    events: list[Event]
-    final: Position
-    pocketed: list[tuple[str, str]]
-    off_table: list[str]
-    frozen: dict[str, tuple[str, ...]]
-    shot: Shot
-    status: int = 0
-    _segments: np.ndarray = field(default_factory=lambda: np.zeros((0, 10)), repr=False)
-    _ids: tuple[str, ...] = field(default=(), repr=False)
-    _P: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    __slots__ = (
+        "shot", "status", "_ev", "_segments", "_ids", "_P", "_start", "_S", "_mode", "_table",
+        "_rows", "_mode_list", "_events", "_final", "_pocketed", "_off_table", "_frozen", "_trajectories",
+    )
 
-    @cached_property
+    def __init__(
+        self,
+        shot: Shot,
+        status: int,
+        ev: np.ndarray,
+        segments: np.ndarray,
+        ids: tuple[str, ...],
+        P: np.ndarray,
+        start: Position,
+        S: np.ndarray,
+        mode: np.ndarray,
+        table: Table,
+    ) -> None:
+        """From the event loop's output (loop.run): its event records ``ev``
+        and segments (arrays of their own, not scratch), the final states
+        ``S`` and modes ``mode`` of the balls ``ids`` of ``start``."""
+        self.shot = shot
+        self.status = status
+        self._ev = ev
+        self._segments = segments
+        self._ids = ids
+        self._P = P
+        self._start = start
+        self._S = S
+        self._mode = mode
+        self._table = table
+        self._rows: list[list[float]] | None = None
+        self._mode_list: list[int] | None = None
+        self._events: list[Event] | None = None
+        self._final: Position | None = None
+        self._pocketed: list[tuple[str, str]] | None = None
+        self._off_table: list[str] | None = None
+        self._frozen: dict[str, tuple[str, ...]] | None = None
+        self._trajectories: dict[str, Trajectory] | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"ShotResult(shot={self.shot!r}, status={self.status}, events={len(self._ev)}, "
+            f"pocketed={self.pocketed!r}, off_table={self.off_table!r})"
+        )
+
+    def _event_rows(self) -> list[list[float]]:
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = self._ev.tolist()
+        return rows
+
+    @property
+    def events(self) -> list[Event]:
+        if self._events is None:
+            self._events = build_events(self._event_rows(), self._ids)
+        return self._events
+
+    def _modes(self) -> list[int]:
+        """Final motion state per ball; < 0: pocketed or off the table."""
+        modes = self._mode_list
+        if modes is None:
+            modes = self._mode_list = self._mode.tolist()
+        return modes
+
+    @property
+    def final(self) -> Position:
+        if self._final is None:
+            modes = self._modes()
+            xs, ys = self._S[:, 0].tolist(), self._S[:, 1].tolist()
+            if min(modes) >= 0:
+                balls = tuple(zip(self._ids, xs, ys, strict=True))
+            else:
+                balls = tuple(
+                    (b, x, y) for b, x, y, m in zip(self._ids, xs, ys, modes, strict=True) if m >= 0
+                )
+            self._final = self._start.moved(balls)
+        return self._final
+
+    @property
+    def pocketed(self) -> list[tuple[str, str]]:
+        if self._pocketed is None:
+            ids = self._ids
+            # A ball that drops stays out of play: no ball out, no drop.
+            self._pocketed = (
+                []
+                if min(self._modes()) >= 0
+                else [(ids[int(r[2])], POCKETS[int(r[4])]) for r in self._event_rows() if r[0] == EV_POCKET]
+            )
+        return self._pocketed
+
+    @property
+    def off_table(self) -> list[str]:
+        if self._off_table is None:
+            ids = self._ids
+            self._off_table = (
+                []
+                if min(self._modes()) >= 0
+                else [ids[int(r[2])] for r in self._event_rows() if r[0] == EV_OFF]
+            )
+        return self._off_table
+
+    @property
+    def frozen(self) -> dict[str, tuple[str, ...]]:
+        if self._frozen is None:
+            self._frozen = frozen_balls(self._start, self._table)
+        return self._frozen
+
+    @property
     def trajectories(self) -> dict[str, Trajectory]:
-        return sample_trajectories(self._segments, self._ids, self._P, self.duration)
+        if self._trajectories is None:
+            self._trajectories = sample_trajectories(self._segments, self._ids, self._P, self.duration)
+        return self._trajectories
+
+    @property
+    def n_events(self) -> int:
+        """len(events), without building them."""
+        return len(self._ev)
 
     def states_at(self, t: float) -> dict[str, np.ndarray]:
         """Full state (x, y, vx, vy, wx, wy, wz) of every ball in play at
@@ -78,7 +184,7 @@ class ShotResult:
 
     @property
     def duration(self) -> float:
-        return self.events[-1].t if self.events else 0.0
+        return float(self._ev[-1, 1]) if len(self._ev) else 0.0
 
     def to_dict(self) -> dict:
         """The ``piramida simulate --json`` object."""
@@ -90,33 +196,48 @@ class ShotResult:
         }
 
 
-def build_events(ev: np.ndarray, ids: tuple[str, ...]) -> list[Event]:
-    """Event objects from the kernel's records, built without re-validating
-    them: the kernel only writes valid records, and validation costs more
-    than simulating a break (this loop is still a fifth of a mid-game
-    shot's time). A frozen dataclass only guards ``__setattr__``, so the
-    fields go straight into ``__dict__``. tests/env/physics/test_physics_api.py
-    checks these equal validated events."""
+def frozen_balls(position: Position, table: Table) -> dict[str, tuple[str, ...]]:
+    """Cushion -> balls touching it (Table.frozen_cushion), every cushion listed."""
+    out: dict[str, list[str]] = {c: [] for c in CUSHIONS}
+    for b, x, y in position.balls:
+        c = table.frozen_cushion(x, y)
+        if c is not None:
+            out[c].append(b)
+    return {c: tuple(v) for c, v in out.items()}
+
+
+def build_events(rows: list[list[float]], ids: tuple[str, ...]) -> list[Event]:
+    """Event objects from the kernel's records (``ev.tolist()``), built
+    without re-validating them: the kernel only writes valid records, and
+    validation costs more than simulating a break. A frozen dataclass only
+    guards ``__setattr__``, so the fields go straight into ``__dict__``.
+    tests/env/physics/test_physics_api.py checks these equal validated
+    events."""
     out: list[Event] = []
     new, setattr_ = object.__new__, object.__setattr__
-    for row in ev.tolist():
-        typ = int(row[0])
-        d = {"t": row[1], "type": EVENT_NAMES[typ], "balls": (ids[int(row[2])],), "cushion": None,
-             "pocket": None, "to": None, "from_": None}
+    append = out.append
+    names, motions, cushions, pockets = EVENT_NAMES, MOTION_NAMES, CUSHIONS, POCKETS
+    for typ_, t, i, j, a, b in rows:
+        typ = int(typ_)
+        cushion = pocket = to = from_ = None
         if typ == EV_MOTION:
-            d["from_"] = MOTION_NAMES[int(row[4])]
-            d["to"] = MOTION_NAMES[int(row[5])]
+            balls: tuple[str, ...] = (ids[int(i)],)
+            from_ = motions[int(a)]
+            to = motions[int(b)]
         elif typ == EV_BALL:
-            d["balls"] = (d["balls"][0], ids[int(row[3])])
-        elif typ == EV_CUSHION or typ == EV_OFF:
-            d["cushion"] = CUSHIONS[int(row[4])]
-        elif typ == EV_POCKET:
-            d["pocket"] = POCKETS[int(row[4])]
-        elif typ == EV_CENTRE:
-            d["to"] = "rear" if row[4] > 0 else "front"
+            balls = (ids[int(i)], ids[int(j)])
+        else:
+            balls = (ids[int(i)],)
+            if typ == EV_CUSHION or typ == EV_OFF:
+                cushion = cushions[int(a)]
+            elif typ == EV_POCKET:
+                pocket = pockets[int(a)]
+            elif typ == EV_CENTRE:
+                to = "rear" if a > 0 else "front"
         e = new(Event)
-        setattr_(e, "__dict__", d)
-        out.append(e)
+        setattr_(e, "__dict__", {"t": t, "type": names[typ], "balls": balls, "cushion": cushion,
+                                 "pocket": pocket, "to": to, "from_": from_})
+        append(e)
     return out
 
 

@@ -17,20 +17,26 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+import numpy as np
+
+from piramida.env.physics.jit import kernel
+
+# bisect's direction as numpy bools: numba compiles a callee once per
+# literal argument (loop._I).
+_UP, _DOWN = np.bool_(True), np.bool_(False)
 
 
-@njit(cache=True)
+@kernel
 def peval(c, t):
     return (((c[4] * t + c[3]) * t + c[2]) * t + c[1]) * t + c[0]
 
 
-@njit(cache=True)
+@kernel
 def deriv(c):
     return (c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4], 0.0)
 
 
-@njit(cache=True)
+@kernel
 def quad_roots(a, b, c):
     """Real roots of a t^2 + b t + c, sorted (count, r1, r2); stable form."""
     if a == 0.0:
@@ -50,7 +56,7 @@ def quad_roots(a, b, c):
     return 2, r1, r2
 
 
-@njit(cache=True)
+@kernel
 def bisect(c, lo, hi, target, increasing):
     """Bracketing point of f(t) = target on [lo, hi] where f is monotone.
 
@@ -88,7 +94,7 @@ def bisect(c, lo, hi, target, increasing):
     return hi
 
 
-@njit(cache=True)
+@kernel
 def _monotone_breaks(c, lo, hi, out):
     """Points lo = p0 < p1 < ... < pk = hi between which the polynomial c
     (degree <= 4) is monotone. Writes into ``out`` (length >= 6); returns k+1."""
@@ -125,7 +131,7 @@ def _monotone_breaks(c, lo, hi, out):
     return k + 1
 
 
-@njit(cache=True)
+@kernel
 def contact_times(c, lo, hi, eps, dtol, out, pts):
     """Times in [lo, hi] where f enters contact: f <= eps while decreasing.
 
@@ -145,7 +151,7 @@ def contact_times(c, lo, hi, eps, dtol, out, pts):
             continue
         if fp > eps:
             if fq <= eps:
-                out[k] = bisect(c, p, q, eps, False)
+                out[k] = bisect(c, p, q, eps, _DOWN)
                 k += 1
         elif peval(d1, p) < -dtol:
             out[k] = p
@@ -156,12 +162,12 @@ def contact_times(c, lo, hi, eps, dtol, out, pts):
             # cannot ratchet a ball into a cushion.
             target = min(fp, 0.0) - 0.5 * eps
             if fq <= target:
-                out[k] = bisect(c, p, q, target, False)
+                out[k] = bisect(c, p, q, target, _DOWN)
                 k += 1
     return k
 
 
-@njit(cache=True)
+@kernel
 def first_rise(c, lo, hi, pts):
     """First time in (lo, hi] where f goes from <= 0 to > 0; inf if none.
     ``pts`` is scratch (length >= 6)."""
@@ -170,5 +176,5 @@ def first_rise(c, lo, hi, pts):
         p, q = pts[s], pts[s + 1]
         fp, fq = peval(c, p), peval(c, q)
         if fp <= 0.0 < fq:
-            return bisect(c, p, q, 0.0, True)
+            return bisect(c, p, q, 0.0, _UP)
     return math.inf

@@ -1,31 +1,28 @@
 """``simulate``: Position + Shot -> ShotResult (docs/design.md §2-3).
 
 A thin Python layer: it validates the stroke, packs the position into flat
-arrays, applies execution noise, calls the numba event loop (loop.py) and
-turns its numeric event records back into ``Event`` objects.
+arrays, applies execution noise and calls the numba event loop (loop.py);
+the ShotResult turns the loop's numeric records into ``Event`` objects and
+the final ``Position`` when they are first read (result.py).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from pathlib import Path
 
 import numpy as np
 
 from piramida.env.errors import IllegalShotError
-from piramida.env.physics.arrays import TableArrays, table_arrays
-from piramida.env.physics.codes import (
-    EV_OFF,
-    EV_POCKET,
-    NSTATE,
-    STATIONARY,
-)
+from piramida.env.physics.arrays import table_arrays
+from piramida.env.physics.codes import NSTATE, STATIONARY
 from piramida.env.physics.loop import alloc, run
 from piramida.env.physics.noise import Noise, load_noise
-from piramida.env.physics.result import ShotResult, build_events
+from piramida.env.physics.result import ShotResult, frozen_balls
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.shot import Shot
-from piramida.env.table import CUSHIONS, POCKETS, Table
+from piramida.env.table import Table
 
 
 def place_struck_ball(position: Position, shot: Shot, table: Table) -> tuple[Position, bool]:
@@ -67,24 +64,29 @@ def place_struck_ball(position: Position, shot: Shot, table: Table) -> tuple[Pos
     return placed, True
 
 
-def frozen_balls(position: Position, table: Table) -> dict[str, tuple[str, ...]]:
-    """Cushion -> balls touching it (Table.frozen_cushion), every cushion listed."""
-    out: dict[str, list[str]] = {c: [] for c in CUSHIONS}
-    for b, x, y in position.balls:
-        c = table.frozen_cushion(x, y)
-        if c is not None:
-            out[c].append(b)
-    return {c: tuple(v) for c, v in out.items()}
-
-
 def pack(position: Position) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
-    ids = position.ids
-    S = np.zeros((len(ids), NSTATE))
-    for k, (_, x, y) in enumerate(position.balls):
-        S[k, 0] = x
-        S[k, 1] = y
-    mode = np.full(len(ids), STATIONARY, dtype=np.int64)
-    return ids, S, mode
+    """Ball ids, states (n, NSTATE) at rest at their spots, and modes
+    (all STATIONARY) of a position, in its ball order."""
+    balls = position.balls
+    S = np.zeros((len(balls), NSTATE))
+    S[:, 0] = [b[1] for b in balls]
+    S[:, 1] = [b[2] for b in balls]
+    return tuple([b[0] for b in balls]), S, np.zeros(len(balls), dtype=np.int64)
+
+
+assert STATIONARY == 0  # pack's modes are np.zeros
+
+
+# Scratch for the event loop's records, one pair per thread: the loop fills
+# a few rows of each per shot, and a result keeps copies of just those.
+_scratch = threading.local()
+
+
+def _buffers() -> tuple[np.ndarray, np.ndarray]:
+    bufs = getattr(_scratch, "bufs", None)
+    if bufs is None:
+        bufs = _scratch.bufs = alloc()
+    return bufs
 
 
 def simulate(
@@ -104,50 +106,15 @@ def simulate(
     nz = load_noise(noise)
     if nz is not None:
         shot = nz.perturb(shot, np.random.default_rng(seed))
-    start, placed = place_struck_ball(position, shot, table)
-    frozen = frozen_balls(start, table)
+    start, _placed = place_struck_ball(position, shot, table)
     ids, S, mode = pack(start)
     ta = table_arrays(table)
-    ev, seg = alloc()
-    nev, nseg, status = _run(S, mode, ids.index(shot.ball), shot, ta, ev, seg)
-    return _result(start, position, placed, shot, ids, S, mode, ev[:nev], seg[:nseg], status, frozen, ta)
-
-
-def _run(S, mode, cue, shot: Shot, ta: TableArrays, ev, seg):
-    return run(
-        S,
-        mode,
-        cue,
-        math.radians(shot.phi),
-        math.radians(shot.theta),
-        shot.v,
-        shot.a,
-        shot.b,
-        ta.CU,
-        ta.JW,
-        ta.FC,
-        ta.PK,
-        ta.P,
-        ev,
-        seg,
+    ev, seg = _buffers()
+    nev, nseg, status = run(
+        S, mode, ids.index(shot.ball), math.radians(shot.phi), math.radians(shot.theta), shot.v, shot.a,
+        shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, ev, seg,
     )
+    return ShotResult(shot, int(status), ev[:nev].copy(), seg[:nseg].copy(), ids, ta.P, start, S, mode, table)
 
 
-def _result(start, position, placed, shot, ids, S, mode, ev, seg, status, frozen, ta) -> ShotResult:
-    events = build_events(ev, ids)
-    pocketed = [(ids[int(r[2])], POCKETS[int(r[4])]) for r in ev if int(r[0]) == EV_POCKET]
-    off = [ids[int(r[2])] for r in ev if int(r[0]) == EV_OFF]
-    balls = tuple((ids[k], float(S[k, 0]), float(S[k, 1])) for k in range(len(ids)) if mode[k] >= 0)
-    final = start.moved(balls)
-    return ShotResult(
-        events=events,
-        final=final,
-        pocketed=pocketed,
-        off_table=off,
-        frozen=frozen,
-        shot=shot,
-        status=int(status),
-        _segments=seg.copy(),
-        _ids=ids,
-        _P=ta.P,
-    )
+__all__ = ["frozen_balls", "pack", "place_struck_ball", "simulate"]

@@ -7,7 +7,9 @@ import importlib
 import typer
 
 # Module names under piramida.commands; each defines ``register(app)``.
-COMMANDS: tuple[str, ...] = ("version", "show", "simulate", "referee", "play", "demo", "bench", "match", "suggest")
+COMMANDS: tuple[str, ...] = (
+    "version", "show", "simulate", "referee", "play", "demo", "bench", "match", "suggest", "tournament",
+)
 
 
 def register_all(app: typer.Typer) -> None:

@@ -49,6 +49,12 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option("--games", min=0, max=MAX_GAMES, help="Duplicate games of the closing match (0: none)."),
         ] = 4,
+        tournament_pairs: Annotated[
+            int,
+            typer.Option(
+                "--tournament-pairs", min=0, max=1000, help="Pairs per pairing of the closing tournament (0: none)."
+            ),
+        ] = 1,
     ) -> None:
         """Draw the start position of every variant into OUT, play a short
         greedy-vs-random frame with pictures, and summarise a small match."""
@@ -78,6 +84,29 @@ def register(app: typer.Typer) -> None:
         from piramida.commands.suggest import demo_suggestions
 
         demo_suggestions(out, seed)
+        if tournament_pairs > 0:
+            _tournament(out, seed, tournament_pairs)
+
+
+#: The closing tournament: small enough for a minute on two cores.
+DEMO_AGENTS = ("random", "greedy", "planner:sims=30")
+DEMO_VARIANTS = ("free", "combined")
+
+
+def _tournament(out: Path, seed: int, pairs: int) -> None:
+    """A small tournament into OUT/results.sqlite and its report as
+    OUT/report.html (a rerun resumes it: the games are stored)."""
+    from piramida.eval.report import analyse, summary, to_html
+    from piramida.eval.tournament import TournamentConfig, run_tournament
+
+    cfg = TournamentConfig(DEMO_AGENTS, DEMO_VARIANTS, pairs, "pro", seed)
+    db = out / "results.sqlite"
+    typer.echo(f"\ntournament: {', '.join(DEMO_AGENTS)} in {', '.join(DEMO_VARIANTS)}, {pairs} pair(s) a pairing -> {db}")
+    tid, _ = run_tournament(cfg, db, command=f"piramida demo --out {out} --seed {seed}")
+    rep = analyse(str(db), tid, bootstrap=50)
+    (out / "report.html").write_text(to_html(rep), encoding="utf-8")
+    typer.echo(summary(rep))
+    typer.echo(f"report -> {out / 'report.html'}")
 
 
 #: Pictures of the demo frame: after each of its first shots.

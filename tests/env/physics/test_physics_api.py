@@ -132,6 +132,15 @@ def test_pro_preset_meets_its_calibration_targets():
     assert 0.70 <= pot_rate(cut30, "pro", 1000, 0) <= 0.90
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "lo", "hi"), [("amateur", 0.40, 0.50), ("novice", 0.10, 0.20)])
+def test_amateur_and_novice_presets_meet_their_calibration_targets(preset, lo, hi):
+    from piramida.env.physics.calibrate import pot_rate, references
+
+    straight = references()[0]
+    assert lo <= pot_rate(straight, preset, 1000, 0) <= hi
+
+
 def test_events_built_by_the_physics_equal_validated_events():
     from piramida.env.events import Event
 

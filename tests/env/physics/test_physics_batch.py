@@ -57,3 +57,31 @@ def test_batch_without_events_gives_the_same_outcomes():
     assert np.array_equal(a.where, b.where)
     assert np.array_equal(np.where(a.where[..., None] == ON_TABLE, a.xy, 0), np.where(b.where[..., None] == ON_TABLE, b.xy, 0))
     assert np.array_equal(a.n_events, b.n_events)
+
+
+def test_batch_is_bit_identical_on_the_benchmark_suites():
+    """The benchmark's seeded break, mid-game and two-ball shots
+    (bench/inputs.py, quick sizes): simulate_batch's compact arrays and its
+    full results equal simulate's, float for float."""
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[3])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from bench.inputs import suites
+
+    cases = [c for s in suites(quick=True, seed=5).values() for c in s]
+    positions, shots = [c.position for c in cases], [c.shot for c in cases]
+    compact = simulate_batch(positions, shots)
+    full = simulate_batch(positions, shots, events=True)
+    assert full.results is not None
+    assert np.array_equal(compact.where, full.where) and np.array_equal(compact.n_events, full.n_events)
+    for k, (pos, sh) in enumerate(zip(positions, shots, strict=True)):
+        ref = simulate(pos, sh)
+        assert full.results[k].to_dict() == ref.to_dict()
+        assert compact.n_events[k] == len(ref.events)
+        for i, b in enumerate(compact.ids[k]):
+            if compact.where[k, i] == ON_TABLE:
+                assert tuple(compact.xy[k, i]) == ref.final.xy(b)
+        assert sorted(compact.pocketed(k)) == sorted(ref.pocketed)

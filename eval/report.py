@@ -1,0 +1,231 @@
+"""What a results file says: per variant the ratings, the pair statistics
+of every pairing, each agent's play statistics, and one table of agents by
+variants. ``analyse`` builds it as plain data (``piramida report --json``);
+``to_html`` renders it with the pictures embedded (``--html``).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from piramida.eval.pairs import pair_score, pair_stats, pentanomial
+from piramida.eval.ratings import Game, rate
+from piramida.eval.store import Store
+
+_STATS = ("balls", "visits", "fouls", "breaks", "breaks_legal", "pot_attempts", "pots_made", "safeties")
+
+
+def _score_of(winner: int | None, agent: int) -> float:
+    return 0.5 if winner is None else float(winner == agent)
+
+
+def pairing_stats(games: Sequence[dict[str, Any]], a: int, b: int) -> dict[str, Any]:
+    """Agent ``a``'s pair statistics against ``b`` (whole pairs only)."""
+    by_pair: dict[int, list[float]] = {}
+    for g in games:
+        if {g["agent_a"], g["agent_b"]} == {a, b}:
+            by_pair.setdefault(g["pair"], []).append(_score_of(g["winner"], a))
+    counts = pentanomial(pair_score(*s) for s in by_pair.values() if len(s) == 2)
+    return pair_stats(counts).to_dict()
+
+
+def agent_stats(games: Sequence[dict[str, Any]], agent: int) -> dict[str, Any]:
+    """Play statistics of one agent over its games."""
+    tot = dict.fromkeys(_STATS, 0)
+    frames = won = broke = won_broke = one_visit = shots = 0
+    for g in games:
+        if agent not in (g["agent_a"], g["agent_b"]):
+            continue
+        side = 0 if g["agent_a"] == agent else 1
+        st = g["stats"]
+        for k in _STATS:
+            tot[k] += int(st.get(k, [0, 0])[side])
+        frames += 1
+        shots += g["shots"]
+        won += g["winner"] == agent
+        if g["breaker"] == agent:
+            broke += 1
+            won_broke += g["winner"] == agent
+        if g["winner"] == agent and int(st["visits"][side]) == 1:
+            one_visit += 1
+
+    def ratio(n: float, d: float) -> float | None:
+        return n / d if d else None
+
+    return {
+        "frames": frames,
+        "win_rate": ratio(won, frames),
+        "pot_rate": ratio(tot["pots_made"], tot["pot_attempts"]),
+        "balls_per_visit": ratio(tot["balls"], tot["visits"]),
+        "fouls_per_frame": ratio(tot["fouls"], frames),
+        "safeties_per_frame": ratio(tot["safeties"], frames),
+        "break_legal": ratio(tot["breaks_legal"], tot["breaks"]),
+        "won_breaking": ratio(won_broke, broke),
+        "won_in_one_visit": ratio(one_visit, frames),
+        "mean_shots": ratio(shots, frames),
+    }
+
+
+def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dict[str, Any]:
+    """The report of one tournament in ``db`` (the latest by default)."""
+    with Store(db) as store:
+        ts = store.tournaments()
+        if not ts:
+            from piramida.eval.store import StoreError
+
+            raise StoreError(f"{db}: no tournament stored yet")
+        t = next((x for x in ts if x["id"] == tournament), None) if tournament is not None else ts[-1]
+        if t is None:
+            from piramida.eval.store import StoreError
+
+            raise StoreError(f"{db}: no tournament {tournament} (stored: {', '.join(str(x['id']) for x in ts)})")
+        names = store.agents(t["id"])
+        games = store.games(t["id"])
+    variants: dict[str, Any] = {}
+    anchor = "greedy" if "greedy" in names.values() else None
+    for v in t["config"]["variants"]:
+        vg = [g for g in games if g["variant"] == v]
+        rgames = [
+            Game(names[g["breaker"]], names[g["agent_b"] if g["breaker"] == g["agent_a"] else g["agent_a"]],
+                 _score_of(g["winner"], g["breaker"]), f"{g['agent_a']}-{g['agent_b']}-{g['pair']}")
+            for g in vg if g["breaker"] is not None
+        ]
+        ratings, edge = rate(rgames, anchor=anchor, bootstrap=bootstrap) if rgames else ({}, 0.0)
+        ids = sorted(names)
+        pairs = {
+            f"{names[a]} vs {names[b]}": pairing_stats(vg, a, b)
+            for i, a in enumerate(ids) for b in ids[i + 1:]
+            if any({g["agent_a"], g["agent_b"]} == {a, b} for g in vg)
+        }
+        matrix = {
+            names[a]: {names[b]: (pairing_stats(vg, a, b)["score"] if a != b and any(
+                {g["agent_a"], g["agent_b"]} == {a, b} for g in vg) else None) for b in ids}
+            for a in ids
+        }
+        variants[v] = {
+            "games": len(vg),
+            "ratings": {n: {"elo": r.elo, "ci95": list(r.ci95), "games": r.games} for n, r in ratings.items()},
+            "breaker_edge_elo": edge,
+            "pairs": pairs,
+            "score_matrix": matrix,
+            "agents": {names[a]: agent_stats(vg, a) for a in ids},
+        }
+    best = {
+        v: max(d["ratings"], key=lambda n: d["ratings"][n]["elo"]) if d["ratings"] else None
+        for v, d in variants.items()
+    }
+    return {
+        "tournament": {k: t[k] for k in ("id", "config", "command", "version", "created")},
+        "games": len(games),
+        "variants": variants,
+        "best": best,
+    }
+
+
+def _png(fig: Any) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def heatmap(variant: str, matrix: dict[str, dict[str, float | None]]) -> str:
+    """The score matrix (row agent's pair score against the column agent)
+    as a base64 PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = list(matrix)
+    data = np.array([[np.nan if matrix[a][b] is None else matrix[a][b] for b in names] for a in names], dtype=float)
+    fig, ax = plt.subplots(figsize=(1.2 + 0.9 * len(names), 0.9 + 0.7 * len(names)))
+    im = ax.imshow(data, vmin=0, vmax=1, cmap="RdYlGn")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if not math.isnan(data[i, j]):
+                ax.text(j, i, f"{data[i, j]:.2f}", ha="center", va="center", fontsize=8)
+    ax.set_title(f"{variant}: pair score of the row agent against the column agent", fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.04)
+    out = _png(fig)
+    plt.close(fig)
+    return out
+
+
+def _fmt(x: Any, spec: str = ".2f") -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    return format(x, spec)
+
+
+def to_html(rep: dict[str, Any]) -> str:
+    """A self-contained HTML page (pictures embedded, no outside links)."""
+    e = html.escape
+    t = rep["tournament"]
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'><title>piramida tournament report</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#eee}"
+        "td:first-child,th:first-child{text-align:left}</style></head><body>",
+        f"<h1>Tournament {t['id']}</h1><p>{rep['games']} games; agents {e(', '.join(t['config']['agents']))}; "
+        f"noise {e(str(t['config']['noise']))}; seed {t['config']['seed']}; code {e(t['version'])}</p>"
+        f"<p><code>{e(t['command'])}</code></p>",
+    ]
+    variants = rep["variants"]
+    names = sorted({n for d in variants.values() for n in d["agents"]})
+    parts.append("<h2>Agents by variant (Elo, greedy = 0)</h2><table><tr><th>agent</th>")
+    parts += [f"<th>{e(v)}</th>" for v in variants]
+    parts.append("</tr>")
+    for n in names:
+        parts.append(f"<tr><td>{e(n)}</td>")
+        for d in variants.values():
+            r = d["ratings"].get(n)
+            parts.append(f"<td>{_fmt(r['elo'], '+.0f') if r else '-'}</td>")
+        parts.append("</tr>")
+    parts.append("</table>")
+    for v, d in variants.items():
+        parts.append(f"<h2>{e(v)}</h2><p>{d['games']} games; breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo</p>")
+        parts.append("<table><tr><th>agent</th><th>Elo</th><th>95% interval</th><th>games</th></tr>")
+        for n, r in sorted(d["ratings"].items(), key=lambda kv: -kv[1]["elo"]):
+            parts.append(f"<tr><td>{e(n)}</td><td>{_fmt(r['elo'], '+.0f')}</td>"
+                         f"<td>[{_fmt(r['ci95'][0], '+.0f')}, {_fmt(r['ci95'][1], '+.0f')}]</td><td>{r['games']}</td></tr>")
+        parts.append("</table>")
+        parts.append(f"<img alt='score matrix {e(v)}' src='data:image/png;base64,{heatmap(v, d['score_matrix'])}'>")
+        parts.append("<table><tr><th>pairing</th><th>pairs</th><th>pentanomial</th><th>score</th><th>95%</th>"
+                     "<th>Elo</th><th>nElo</th><th>LOS</th></tr>")
+        for name, p in d["pairs"].items():
+            parts.append(f"<tr><td>{e(name)}</td><td>{p['pairs']}</td><td>{p['pentanomial']}</td>"
+                         f"<td>{_fmt(p['score'], '.3f')}</td><td>[{_fmt(p['score_ci95'][0], '.3f')}, "
+                         f"{_fmt(p['score_ci95'][1], '.3f')}]</td><td>{_fmt(p['elo'], '+.0f')}</td>"
+                         f"<td>{_fmt(p['nelo'], '+.0f')}</td><td>{_fmt(p['los'], '.3f')}</td></tr>")
+        parts.append("</table>")
+        cols = ("win_rate", "pot_rate", "balls_per_visit", "fouls_per_frame", "safeties_per_frame",
+                "break_legal", "won_breaking", "won_in_one_visit", "mean_shots")
+        parts.append("<table><tr><th>agent</th>" + "".join(f"<th>{c.replace('_', ' ')}</th>" for c in cols) + "</tr>")
+        for n, st in d["agents"].items():
+            parts.append(f"<tr><td>{e(n)}</td>" + "".join(f"<td>{_fmt(st[c])}</td>" for c in cols) + "</tr>")
+        parts.append("</table>")
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def summary(rep: dict[str, Any]) -> str:
+    """The report as text for the terminal."""
+    lines = [f"tournament {rep['tournament']['id']}: {rep['games']} games"]
+    for v, d in rep["variants"].items():
+        lines.append(f"{v}: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo")
+        for n, r in sorted(d["ratings"].items(), key=lambda kv: -kv[1]["elo"]):
+            st = d["agents"][n]
+            lines.append(
+                f"  {n:<28} Elo {_fmt(r['elo'], '+5.0f')} [{_fmt(r['ci95'][0], '+.0f')}, {_fmt(r['ci95'][1], '+.0f')}]"
+                f"  win {_fmt(st['win_rate'])}  pot {_fmt(st['pot_rate'])}  balls/visit {_fmt(st['balls_per_visit'])}"
+                f"  fouls/frame {_fmt(st['fouls_per_frame'])}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,400 @@
+"""Tournaments: many agents, many variants, duplicate pairs, results in
+SQLite that survive a kill (eval/store.py), on Ray or in one process.
+
+A tournament is a configuration - agent specs, variants, pairs per
+pairing, noise preset, seed, format - and the games it implies:
+
+- ``roundrobin``: every pairing of two agents; ``gauntlet``: the first agent
+  against each of the others;
+- each pairing plays ``pairs`` duplicate pairs per variant; pair ``k`` of
+  every pairing uses the rack and noise streams of (seed, k) (env/driver.py),
+  so all pairings of a variant meet the same racks;
+- a game is (variant, agent a, agent b, pair, swap); with swap 1 the seats
+  are exchanged.
+
+Running it stores each finished game at once, in its own transaction; a
+rerun of the same configuration skips the games already stored, so a run
+killed at any moment loses at most the games in flight. With one worker and
+no Ray address the games run in this process; otherwise they run as Ray
+tasks on actors that build their agents once, and only this process writes
+to the file.
+
+A game's record keeps what replays it exactly: the seeds and the actions
+actually played (the noise streams are keyed by seed, pair, seat and
+stroke, so the same actions give the same frame).
+"""
+
+from __future__ import annotations
+
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from piramida.agents.specs import parse_spec
+from piramida.env.driver import FrameDriver, Step, rack_seed
+from piramida.env.errors import PiramidaError
+from piramida.env.inputs import brief
+from piramida.env.position import VARIANTS
+from piramida.env.shot import Shot
+from piramida.eval.match import play_frame
+from piramida.eval.store import Store
+from piramida.eval.version import code_version
+
+FORMATS = ("roundrobin", "gauntlet")
+MAX_PAIRS = 100_000
+
+
+class TournamentError(PiramidaError):
+    """A tournament configuration that cannot be run."""
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    agents: tuple[str, ...]
+    variants: tuple[str, ...]
+    pairs: int
+    noise: str = "pro"
+    seed: int = 0
+    format: str = "roundrobin"
+    max_shots: int = 300
+
+    def __post_init__(self) -> None:
+        if len(self.agents) < 2:
+            raise TournamentError(f"a tournament needs at least two agents, got {len(self.agents)}")
+        if len(set(self.agents)) != len(self.agents):
+            raise TournamentError("an agent spec is listed twice; give the copies different options (e.g. a seed)")
+        for a in self.agents:
+            parse_spec(a)
+        if not self.variants:
+            raise TournamentError("a tournament needs at least one variant")
+        for v in self.variants:
+            if v not in VARIANTS:
+                raise TournamentError(f"unknown variant {brief(v, 30)}; known: {', '.join(VARIANTS)}")
+        if len(set(self.variants)) != len(self.variants):
+            raise TournamentError("a variant is listed twice")
+        if not 1 <= self.pairs <= MAX_PAIRS:
+            raise TournamentError(f"pairs must be from 1 to {MAX_PAIRS}, got {self.pairs}")
+        if self.format not in FORMATS:
+            raise TournamentError(f"format must be one of {', '.join(FORMATS)}, got {brief(self.format, 30)}")
+        if not 1 <= self.max_shots <= 1000:
+            raise TournamentError(f"max_shots must be from 1 to 1000, got {self.max_shots}")
+        if self.noise != "none":
+            from piramida.env.physics import load_noise
+
+            load_noise(self.noise)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["agents"], d["variants"] = list(self.agents), list(self.variants)
+        return d
+
+    def pairings(self) -> list[tuple[int, int]]:
+        n = len(self.agents)
+        if self.format == "gauntlet":
+            return [(0, j) for j in range(1, n)]
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+    def schedule(self) -> list[GameKey]:
+        """Every game, pair by pair, so that an interrupted run leaves
+        whole pairs behind it as far as possible."""
+        return [
+            GameKey(v, a, b, k, s)
+            for k in range(self.pairs)
+            for v in self.variants
+            for a, b in self.pairings()
+            for s in (0, 1)
+        ]
+
+
+_CONFIG_KEYS = ("agents", "variants", "pairs", "noise", "seed", "format", "max_shots")
+
+
+def load_config(path: str | Path) -> TournamentConfig:
+    """A tournament from a TOML file (configs/tournaments/*.toml)."""
+    from piramida.env.inputs import check_text, known_keys
+
+    p = Path(path)
+    try:
+        text = check_text(p.read_bytes(), str(p), TournamentError)
+        data = tomllib.loads(text)
+    except OSError as exc:
+        raise TournamentError(f"cannot read {p}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"{p}: not valid TOML: {exc}") from None
+    sec = data.get("tournament")
+    if not isinstance(sec, dict):
+        raise TournamentError(f"{p}: needs a [tournament] table")
+    known_keys(data, ("tournament",), str(p), TournamentError)
+    known_keys(sec, _CONFIG_KEYS, f"{p} [tournament]", TournamentError)
+    try:
+        return TournamentConfig(
+            agents=tuple(sec["agents"]),
+            variants=tuple(sec["variants"]),
+            pairs=int(sec["pairs"]),
+            noise=str(sec.get("noise", "pro")),
+            seed=int(sec.get("seed", 0)),
+            format=str(sec.get("format", "roundrobin")),
+            max_shots=int(sec.get("max_shots", 300)),
+        )
+    except KeyError as exc:
+        raise TournamentError(f"{p}: [tournament] needs {exc.args[0]}") from None
+    except (TypeError, ValueError) as exc:
+        raise TournamentError(f"{p}: [tournament] has a value of the wrong type ({exc})") from None
+
+
+@dataclass(frozen=True)
+class GameKey:
+    variant: str
+    a: int  # index of the pairing's first agent in the config
+    b: int
+    pair: int
+    swap: int
+
+
+@dataclass
+class GameRecord:
+    key: GameKey
+    winner: int | None  # the config index of the winner
+    breaker: int | None
+    score: tuple[int, int]  # of agents a and b
+    shots: int
+    stats: dict[str, Any]
+    duration_s: float
+    actions: list[Any] = field(default_factory=list)
+    node: str = ""
+
+
+class AgentPool:
+    """The agents of one worker, built once: one instance per spec and
+    side of the pairing (an agent may meet a copy of itself)."""
+
+    def __init__(self, specs: Sequence[str], defaults: Mapping[str, Any]) -> None:
+        self.specs = list(specs)
+        self.defaults = dict(defaults)
+        self.cache: dict[tuple[int, int], Any] = {}
+
+    def get(self, index: int, side: int) -> Any:
+        got = self.cache.get((index, side))
+        if got is None:
+            spec = parse_spec(self.specs[index])
+            got = self.cache[(index, side)] = spec.build(self.defaults if spec.name == "planner" else {})
+        return got
+
+
+def planner_defaults(cfg: TournamentConfig) -> dict[str, Any]:
+    """The planner plans for the tournament's noise unless its spec says."""
+    return {"noise": cfg.noise}
+
+
+def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = "") -> GameRecord:
+    """One game of the tournament."""
+    start = time.perf_counter()
+    driver = FrameDriver(key.variant, cfg.noise)
+    actions: list[Any] = []
+    safeties = [0, 0]
+    players = [pool.get(key.a, 0), pool.get(key.b, 1)]
+
+    def keep(step: Step, who: int) -> None:
+        actions.append(step.action.to_dict() if isinstance(step.action, Shot) else step.action)
+        intent = getattr(players[who], "last_intent", ())
+        if step.ruling is not None and step.refused is None and intent and intent[0] == "safety":
+            safeties[who] += 1
+
+    rec = play_frame(
+        key.variant,
+        players,
+        seed=cfg.seed,
+        pair=key.pair,
+        swap=bool(key.swap),
+        noise=cfg.noise,
+        max_shots=cfg.max_shots,
+        on_step=keep,
+        driver=driver,
+    )
+    idx = (key.a, key.b)
+    stats = {
+        name: list(getattr(rec, name))
+        for name in (
+            "balls", "visits", "fouls", "breaks", "breaks_legal", "breaks_potting",
+            "refused", "pot_attempts", "pots_made",
+        )
+    }
+    stats["capped"] = rec.capped
+    stats["safeties"] = safeties
+    return GameRecord(
+        key,
+        None if rec.winner is None else idx[rec.winner],
+        None if rec.breaker is None else idx[rec.breaker],
+        (int(rec.score[0]), int(rec.score[1])),
+        rec.shots,
+        stats,
+        time.perf_counter() - start,
+        actions,
+        node,
+    )
+
+
+def replay(variant: str, noise: str, seed: int, pair: int, actions: Iterable[Any]) -> FrameDriver:
+    """The frame a stored game played, rebuilt from its actions."""
+    driver = FrameDriver(variant, noise)
+    driver.reset(seed, pair)
+    for a in actions:
+        driver.apply(Shot.from_dict(a) if isinstance(a, dict) else str(a))
+    return driver
+
+
+# ------------------------------------------------------------------ running
+@dataclass
+class Progress:
+    """What a progress display needs: counts, timing, standings."""
+
+    total: int
+    done_before: int
+    done: int = 0
+    started: float = field(default_factory=time.perf_counter)
+    points: dict[str, float] = field(default_factory=dict)
+    games: dict[str, int] = field(default_factory=dict)
+
+    def add(self, cfg: TournamentConfig, rec: GameRecord) -> None:
+        self.done += 1
+        for i in (rec.key.a, rec.key.b):
+            name = cfg.agents[i]
+            self.games[name] = self.games.get(name, 0) + 1
+            pts = 0.5 if rec.winner is None else float(rec.winner == i)
+            self.points[name] = self.points.get(name, 0.0) + pts
+
+    @property
+    def rate(self) -> float:
+        dt = time.perf_counter() - self.started
+        return self.done / dt if dt > 0 else 0.0
+
+    @property
+    def eta_s(self) -> float | None:
+        left = self.total - self.done_before - self.done
+        return left / self.rate if self.rate > 0 else None
+
+
+def _record_row(store: Store, tid: int, ids: Sequence[int], cfg: TournamentConfig, rec: GameRecord) -> dict[str, Any]:
+    import json
+
+    k = rec.key
+    seats = (ids[k.b], ids[k.a]) if k.swap else (ids[k.a], ids[k.b])
+    return {
+        "variant": k.variant,
+        "agent_a": ids[k.a],
+        "agent_b": ids[k.b],
+        "pair": k.pair,
+        "swap": k.swap,
+        "seat0": seats[0],
+        "seat1": seats[1],
+        "rack_seed": rack_seed(cfg.seed, k.pair),
+        "noise_seed": cfg.seed,
+        "winner": None if rec.winner is None else ids[rec.winner],
+        "breaker": None if rec.breaker is None else ids[rec.breaker],
+        "score0": rec.score[0],
+        "score1": rec.score[1],
+        "shots": rec.shots,
+        "stats": rec.stats,
+        "duration_s": rec.duration_s,
+        "saved": json.dumps({"actions": rec.actions}),
+        "node": rec.node,
+    }
+
+
+def run_tournament(
+    cfg: TournamentConfig,
+    db: str | Path,
+    *,
+    workers: int = 1,
+    address: str | None = None,
+    command: str = "",
+    on_game: Callable[[Progress], None] | None = None,
+    limit: int | None = None,
+) -> tuple[int, Progress]:
+    """Play the games of ``cfg`` not yet in ``db``; returns the
+    tournament's id and the progress. ``limit`` stops after that many new
+    games (tests, a run in parts)."""
+    if workers < 1:
+        raise TournamentError(f"workers must be at least 1, got {workers}")
+    with Store(db) as store:
+        tid = store.tournament(cfg.to_dict(), command, code_version())
+        ids = [store.agent(tid, spec, code_version()) for spec in cfg.agents]
+        done = store.done(tid)
+        todo = [
+            k for k in cfg.schedule()
+            if (k.variant, ids[k.a], ids[k.b], k.pair, k.swap) not in done
+        ]
+        if limit is not None:
+            todo = todo[:limit]
+        prog = Progress(len(cfg.schedule()), len(cfg.schedule()) - len(todo) if limit is None else len(done))
+
+        def finish(rec: GameRecord) -> None:
+            store.add_game(tid, _record_row(store, tid, ids, cfg, rec))
+            prog.add(cfg, rec)
+            if on_game is not None:
+                on_game(prog)
+
+        if workers == 1 and address is None:
+            pool = AgentPool(cfg.agents, planner_defaults(cfg))
+            for key in todo:
+                finish(play_game(cfg, key, pool, "local"))
+        elif todo:
+            _run_on_ray(cfg, todo, workers, address, finish)
+        return tid, prog
+
+
+def _run_on_ray(
+    cfg: TournamentConfig,
+    todo: Sequence[GameKey],
+    workers: int,
+    address: str | None,
+    finish: Callable[[GameRecord], None],
+) -> None:
+    import logging
+
+    import ray
+
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address is None:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.WARNING, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING,
+                     configure_logging=False)
+    try:
+        actor_cls = ray.remote(num_cpus=1)(_Worker)
+        n = workers if address is None else max(1, int(ray.cluster_resources().get("CPU", workers)))
+        actors = [actor_cls.remote(cfg) for _ in range(n)]  # type: ignore[attr-defined]
+        queue = list(todo)
+        running: dict[Any, Any] = {}
+        for actor in actors:
+            if queue:
+                running[actor.play.remote(queue.pop(0))] = actor
+        while running:
+            ready, _ = ray.wait(list(running), num_returns=1)
+            ref = ready[0]
+            actor = running.pop(ref)
+            finish(ray.get(ref))
+            if queue:
+                running[actor.play.remote(queue.pop(0))] = actor
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+class _Worker:
+    """A Ray actor: the tournament's agents built once, games on request."""
+
+    def __init__(self, cfg: TournamentConfig) -> None:
+        import ray
+
+        self.cfg = cfg
+        self.pool = AgentPool(cfg.agents, planner_defaults(cfg))
+        self.node = ray.get_runtime_context().get_node_id()
+
+    def play(self, key: GameKey) -> GameRecord:
+        return play_game(self.cfg, key, self.pool, self.node)

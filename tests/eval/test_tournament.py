@@ -1,0 +1,154 @@
+"""Tournaments: the schedule, resume after a real SIGKILL with every game
+exactly once, replay of a stored game, the CLI, and a real two-node Ray
+cluster on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from piramida.cli import app
+from piramida.eval.store import Store
+from piramida.eval.tournament import TournamentConfig, TournamentError, replay, run_tournament
+
+runner = CliRunner()
+
+
+def test_schedule_and_config_checks() -> None:
+    cfg = TournamentConfig(("random", "greedy", "planner:sims=50"), ("free", "combined"), 3)
+    keys = cfg.schedule()
+    assert len(keys) == 3 * 2 * 3 * 2  # pairings x variants x pairs x seats
+    assert len({(k.variant, k.a, k.b, k.pair, k.swap) for k in keys}) == len(keys)
+    assert len(TournamentConfig(("random", "greedy", "planner"), ("free",), 1, format="gauntlet").pairings()) == 2
+    for bad, match in [
+        ((("random",), ("free",), 1), "at least two agents"),
+        ((("random", "random"), ("free",), 1), "listed twice"),
+        ((("random", "nobody"), ("free",), 1), "unknown agent"),
+        ((("random", "greedy"), ("snooker",), 1), "unknown variant"),
+        ((("random", "greedy"), ("free",), 0), "pairs must be"),
+    ]:
+        with pytest.raises(Exception, match=match):
+            TournamentConfig(*bad)  # type: ignore[arg-type]
+    with pytest.raises(TournamentError, match="format"):
+        TournamentConfig(("random", "greedy"), ("free",), 1, format="swiss")
+
+
+def test_resume_plays_only_what_is_missing_and_replay_rebuilds_a_game(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    cfg = TournamentConfig(("greedy", "random"), ("free",), 2, "pro", 5)
+    tid, first = run_tournament(cfg, db, limit=3)
+    assert first.done == 3
+    tid2, second = run_tournament(cfg, db)
+    assert tid2 == tid and second.done == 1
+    with Store(db) as s:
+        games = s.games(tid)
+    assert len(games) == 4
+    g = games[0]
+    frame = replay("free", "pro", 5, g["pair"], json.loads(g["saved"])["actions"]).game
+    ids = {v: k for k, v in Store(db).agents(tid).items()}
+    seats = (g["seat0"], g["seat1"])
+    assert frame.over and seats[frame.winner] == g["winner"]
+    assert sorted(frame.score) == sorted((g["score0"], g["score1"]))
+    assert g["agent_a"] == ids["greedy"]
+
+
+def test_sigkill_then_resume_stores_every_game_exactly_once(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite"
+    args = [sys.executable, "-m", "piramida", "tournament", "--agents", "greedy,random", "--variants", "free",
+            "--pairs", "4", "--seed", "3", "--db", str(db), "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    deadline = time.time() + 240
+    stored = 0
+    while time.time() < deadline:
+        time.sleep(0.3)
+        if db.exists():
+            try:
+                stored = sqlite3.connect(db, timeout=5).execute("SELECT count(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                continue
+            if stored >= 2:
+                break
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert 2 <= stored < 8, stored
+    out = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = sqlite3.connect(db).execute("SELECT variant, agent_a, agent_b, pair, swap FROM games").fetchall()
+    assert len(rows) == 8 and len(set(rows)) == 8
+    assert {(r[3], r[4]) for r in rows} == {(k, s) for k in range(4) for s in (0, 1)}
+
+
+def test_cli_report_json_and_html(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    res = runner.invoke(app, ["tournament", "--agents", "greedy,random", "--pairs", "1", "--db", str(db),
+                              "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["report", str(db), "--json", "--bootstrap", "20", "--html", str(tmp_path / "r.html")])
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    r = rep["variants"]["free"]["ratings"]
+    assert set(r) == {"greedy", "random"} and r["greedy"]["elo"] == 0.0 and len(r["random"]["ci95"]) == 2
+    page = (tmp_path / "r.html").read_text()
+    assert "data:image/png;base64," in page and "greedy" in page
+    res = runner.invoke(app, ["replay", str(db), "1"])
+    assert res.exit_code == 0 and "score" in res.stdout.splitlines()[-1]
+    bad = runner.invoke(app, ["replay", str(db), "99"])
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
+
+
+def _ray(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    ray = str(Path(sys.executable).with_name("ray"))
+    return subprocess.run([ray, *args], capture_output=True, text=True, env=env, timeout=180)
+
+
+def test_a_tournament_on_a_real_two_node_ray_cluster(tmp_path: Path) -> None:
+    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    port = "6391"
+    # Ray's unix sockets live under its temp dir and their paths may not
+    # exceed 107 bytes, which pytest's tmp_path does: a short dir in /tmp,
+    # removed afterwards.
+    ray_tmp = tempfile.mkdtemp(prefix="pr-ray-", dir="/tmp")
+    head = _ray("start", "--head", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
+                "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={ray_tmp}", env=env)
+    try:
+        assert head.returncode == 0, head.stderr[-2000:]
+        worker = _ray("start", f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1", "--num-cpus=1", env=env)
+        assert worker.returncode == 0, worker.stderr[-2000:]
+        db = tmp_path / "ray.sqlite"
+        out = subprocess.run(
+            [sys.executable, "-m", "piramida", "tournament", "--agents", "greedy,random", "--pairs", "3",
+             "--db", str(db), "--no-progress", "--address", f"127.0.0.1:{port}"],
+            capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        nodes = sqlite3.connect(db).execute("SELECT count(*), count(DISTINCT node) FROM games").fetchone()
+        assert nodes == (6, 2), nodes
+    finally:
+        _ray("stop", "--force", env=env)
+        shutil.rmtree(ray_tmp, ignore_errors=True)
+
+
+def test_shipped_tournament_configs_load(tmp_path: Path) -> None:
+    from piramida.configs import CONFIG_DIR
+    from piramida.eval.tournament import load_config
+
+    files = sorted((CONFIG_DIR / "tournaments").glob("*.toml"))
+    assert files
+    for f in files:
+        cfg = load_config(f)
+        assert len(cfg.schedule()) > 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[tournament]\nagents = ["greedy", "random"]\nvariants = ["free"]\npairs = 1\ncolour = "red"\n')
+    with pytest.raises(TournamentError, match="unknown key"):
+        load_config(bad)
