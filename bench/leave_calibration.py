@@ -27,7 +27,7 @@ import numpy as np
 def measure(n: int, samples: int, noise_name: str, start: int = 1000) -> list[tuple[float, float]]:
     from bench.positions.generate import make
     from piramida.agents.greedy import GreedyAgent
-    from piramida.agents.planner_leave import easiest_difficulty
+    from piramida.agents.shots.probability import easiest_difficulty
     from piramida.env.driver import FrameDriver
     from piramida.env.errors import PiramidaError
     from piramida.env.view import GameView

@@ -134,18 +134,12 @@ def match(
     sims: int | None,
     budget: float | None,
     seed: int,
-    centred: bool = False,
-    run: float | None = None,
     value: str | None = None,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     from piramida.eval.match import run_match
 
     kw: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
-    if centred:
-        kw["centred"] = True
-    if run is not None:
-        kw["run"] = run
     if value is not None:
         kw["value"] = value
     kw.update(extra or {})
@@ -165,7 +159,7 @@ def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str
     simulated strokes (generation, total) and candidates in the first
     ``per_variant`` reference positions that are not breaks."""
     from piramida.agents.planner import PlannerAgent, warm_up
-    from piramida.agents.planner_candidates import Budget, PlanContext
+    from piramida.agents.shots.context import Budget, Context
 
     refs = load_positions()
     out: dict[str, Any] = {}
@@ -178,12 +172,13 @@ def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str
         planner = PlannerAgent(budget_s=budget, noise="pro")
         rows = []
         for pos in picks:
-            ctx = PlanContext(_view(pos), Budget(budget, None))
+            spend = Budget(budget, None)
+            ctx = Context(_view(pos), spend)
             t0 = time.perf_counter()
             cands = planner.candidates(ctx)
-            gen = ctx.budget.used
+            gen = spend.used
             planner.evaluate(ctx, cands)
-            rows.append((time.perf_counter() - t0, gen, ctx.budget.used, len(cands)))
+            rows.append((time.perf_counter() - t0, gen, spend.used, len(cands)))
         out[var] = {
             "positions": len(rows),
             "mean_s": statistics.fmean(r[0] for r in rows),
@@ -333,8 +328,6 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--sims", type=int, default=300)
     m.add_argument("--budget", type=float, default=None, help="seconds instead of --sims")
     m.add_argument("--seed", type=int, default=1)
-    m.add_argument("--centred", action="store_true", help="planner pots from greedy's centred aim")
-    m.add_argument("--run", type=float, default=None, help="planner's run value (balls)")
     m.add_argument("--value", default=None, help="planner's sample value: auto, race, turn")
     bu = sub.add_parser("budget-use", help="time and simulations a wall-time budget buys")
     bu.add_argument("--budget", type=float, default=1.0)
@@ -402,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         sims = None if a.budget is not None else a.sims
-        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred, a.run, a.value, json.loads(a.kw) if a.kw else None)
+        out = match(a.variant, a.games, sims, a.budget, a.seed, a.value, json.loads(a.kw) if a.kw else None)
         print(out["summary"])
         lo, hi = out["ci95"][0]
         print(

@@ -1,18 +1,18 @@
-"""The value of the position a shot leaves: one level deeper, by geometry.
+"""Pot probability: how likely a table's easiest pot is to go in.
 
 After each simulated sample the planner asks how good the table is for
-whoever shoots next. Simulating that shot too would square the cost, so the
-planner uses the ghost-ball difficulty of the easiest open pot
-(``agents.aim``), vectorised here over every (struck, target, pocket)
-triple with numpy - in free pyramid any ball may be struck, and the plain
-Python loop of ``aim.pot_lines`` over 12 balls costs more than the shot's
-simulation.
+whoever shoots next, greedy how easy its next pot is, and a safety how hard
+the opponent's. Simulating that shot too would square the cost, so they
+use the ghost-ball difficulty of the easiest open pot (``ghost.pot_lines``'s
+formula: the angular pocket window seen from the target, shrunk by the cut
+and the cue ball's distance), vectorised here over every (struck, target,
+pocket) triple with numpy (``easiest_difficulty``): in free pyramid any
+ball may be struck, and the plain Python loop of ``ghost.pot_lines`` over
+12 balls costs more than the shot's simulation.
 
-The difficulty formula is ``aim.pot_lines``'s (the angular pocket window
-seen from the target, shrunk by the cut and the cue ball's distance); a
-difficulty maps to a pot probability at the configured skill by a logistic
-in log-difficulty whose midpoint scales inversely with the noise preset's
-aim error (``pot_probability``).
+A difficulty maps to a pot probability at the configured skill by a
+logistic in log-difficulty whose midpoint scales inversely with the noise
+preset's aim error (``pot_probability``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from piramida.agents.aim import MAX_CUT_DEG, aim_point
+from piramida.agents.shots.ghost import MAX_CUT_DEG, aim_point
 from piramida.env.position import Position
 from piramida.env.table import Table
 
@@ -62,8 +62,10 @@ def _seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def easiest_difficulty(
     position: Position, struck: Sequence[str], targets: Sequence[str] | None = None
 ) -> float | None:
-    """The smallest ``aim.pot_lines`` difficulty over struck balls, targets
-    and pockets with clear paths; None when no pot is open."""
+    """The smallest ``ghost.pot_lines`` difficulty over struck balls,
+    targets and pockets with clear paths (the same lines: the ghost ball on
+    the bed or in a pocket's mouth, ``Table.on_surface``); None when no pot
+    is open."""
     ids = position.ids
     if not ids:
         return None
@@ -84,12 +86,17 @@ def easiest_difficulty(
     cos_app = np.clip((u * axes[None]).sum(-1), -1.0, 1.0)
     window = mouths[None] * cos_app - 2 * R  # (T,K)
     ghost = Pt - 2 * R * u  # (T,K,2)
+    eps = 1e-9  # Table.on_surface's tolerance
     on = (
-        (ghost[..., 0] >= R)
-        & (ghost[..., 0] <= table.width - R)
-        & (ghost[..., 1] >= R)
-        & (ghost[..., 1] <= table.length - R)
+        (ghost[..., 0] >= R - eps)
+        & (ghost[..., 0] <= table.width - R + eps)
+        & (ghost[..., 1] >= R - eps)
+        & (ghost[..., 1] <= table.length - R + eps)
     )
+    # A ghost ball off the rectangle may still be in a pocket's mouth (a
+    # ball hanging in the jaws): the few such lines are asked one by one.
+    for j, k in zip(*np.nonzero(~on), strict=True):
+        on[j, k] = table.on_surface(float(ghost[j, k, 0]), float(ghost[j, k, 1]))
     # Blockers of the object path: every ball but the target (and the struck
     # ball, subtracted below).
     d_obj = _seg_dist(P[None, None, :, :], Pt[:, :, None, :], aims[None, :, None, :])  # (T,K,n)
