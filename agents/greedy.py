@@ -22,6 +22,7 @@ from piramida.agents.base import Action, GameView
 from piramida.agents.shots.candidates import GREEDY, Candidate, generate
 from piramida.agents.shots.choices import choose
 from piramida.agents.shots.context import Context
+from piramida.agents.shots.probability import PotModel
 from piramida.agents.shots.strokes import break_shot, fallback, final, lag_shot, opponent_difficulty
 from piramida.env.errors import PiramidaError
 from piramida.env.shot import Shot
@@ -35,10 +36,16 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, max_lines: int = MAX_LINES) -> None:
+    def __init__(self, seed: int | None = None, max_lines: int = MAX_LINES, noise: str | None = "pro") -> None:
         self.seed = seed
         self.max_lines = max_lines
         self.search = replace(GREEDY, max_lines=max_lines)
+        #: The skill it plays for: its noise preset's pot-probability model
+        #: (agents/shots/probability.py), which scores its pots.
+        self.noise = noise
+        self.model = PotModel.of(None if noise in (None, "none") else noise)
+        #: The candidate it chose last (a pot or a safety), or None.
+        self.last_candidate: Candidate | None = None
         #: What the last shot meant to do: ("pot", ball, pocket), ("safety",)
         #: or ("break",); the match runner counts pot rates from it.
         self.last_intent: tuple[str, ...] = ()
@@ -48,7 +55,8 @@ class GreedyAgent:
             self.seed = seed
 
     def act(self, view: GameView) -> Action:
-        ctx = Context(view)
+        ctx = Context(view, model=self.model)
+        self.last_candidate = None
         if view.kind == "choice":
             return choose(ctx)
         if view.kind == "shot" and ctx.state.over:
@@ -59,7 +67,7 @@ class GreedyAgent:
         if view.is_break and view.variant != "five_ball":
             self.last_intent = ("break",)
             return final(ctx, break_shot(ctx))
-        return final(ctx, self.pick(ctx, generate(ctx, None, self.search)))
+        return final(ctx, self.pick(ctx, generate(ctx, self.search)))
 
     def pick(self, ctx: Context, cands: list[Candidate]) -> Shot:
         """The best-scored pot; else the safety that leaves the opponent
@@ -69,8 +77,10 @@ class GreedyAgent:
             best = max(pots, key=lambda c: c.score if c.score is not None else -1e9)
             assert best.line is not None
             self.last_intent = ("pot", best.line.target, best.line.pocket)
+            self.last_candidate = best
             return best.shot
         self.last_intent = ("safety",)
+        safeties = {id(c.trial): c for c in cands if c.kind == "safety" and c.trial is not None}
         trials = [c.trial for c in cands if c.kind == "safety" and c.trial is not None]
         if not trials:
             shot = fallback(ctx)
@@ -79,9 +89,12 @@ class GreedyAgent:
             return shot
         trials.sort(key=lambda tr: -tr.value)
         if trials[0].value > 0.5:
-            return trials[0].shot  # the safety potted something after all
-        top = [tr for tr in trials if tr.value >= trials[0].value - 1e-9][:6]
-        return max(top, key=lambda tr: opponent_difficulty(ctx, tr.ruling)).shot
+            best_tr = trials[0]  # the safety potted something after all
+        else:
+            top = [tr for tr in trials if tr.value >= trials[0].value - 1e-9][:6]
+            best_tr = max(top, key=lambda tr: opponent_difficulty(ctx, tr.ruling))
+        self.last_candidate = safeties[id(best_tr)]
+        return best_tr.shot
 
 
 __all__ = ["MAX_LINES", "GreedyAgent"]

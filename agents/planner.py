@@ -61,6 +61,7 @@ from piramida.agents.shots.candidates import (
 from piramida.agents.shots.choices import choose as choose_by_geometry
 from piramida.agents.shots.context import Budget, Context
 from piramida.agents.shots.ghost import PotLine, pot_lines
+from piramida.agents.shots.probability import PotModel
 from piramida.agents.shots.strokes import break_shot, fallback, final, lag_shot
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import Noise, ShotResult, load_noise, simulate
@@ -189,6 +190,10 @@ class PlannerAgent:
         self.seed = 0 if seed is None else int(seed)
         self.n_sims = n_sims
         self.n_samples = max(1, int(n_samples))
+        #: The pot-probability model of the skill it plans for (its noise
+        #: preset, agents/shots/probability.py): the candidates' estimates,
+        #: the next pot's chance, the race model's later-shot chance.
+        self.model = PotModel.of(self.noise)
         #: What candidates it looks for (``shots.candidates``).
         self.search = Search(
             max_lines=max_lines,
@@ -208,7 +213,7 @@ class PlannerAgent:
         #: plus the turn value) or "auto" (race in ``RACE_AUTO``); ``q`` and
         #: ``q_other``: the race model's later-shot pot chances, the
         #: planner's own and the opponent's (None: the variant's measured ones).
-        self.valuation = Valuation(value, self.noise.phi if self.noise is not None else 0.0, q, q_other)
+        self.valuation = Valuation(value, self.model, q, q_other)
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
@@ -219,7 +224,7 @@ class PlannerAgent:
 
     # ------------------------------------------------------------ entry
     def act(self, view: GameView) -> Action:
-        ctx = Context(view, Budget(self.budget_s, self.n_sims))
+        ctx = Context(view, Budget(self.budget_s, self.n_sims), self.model)
         if view.kind == "choice":
             return self.choose(ctx)
         if view.kind == "lag":
@@ -269,13 +274,13 @@ class PlannerAgent:
             # by hand (item 21.2: every object ball in the house, so the ball
             # in hand goes beyond the rear line): plan in that state.
             view = replace(view, position=st.position, in_hand=st.next.in_hand)
-        ctx = Context(view, Budget(self.budget_s, self.n_sims))
+        ctx = Context(view, Budget(self.budget_s, self.n_sims), self.model)
         return self.plan_ctx(ctx, top)
 
     def candidates(self, ctx: Context) -> list[Arm]:
-        """The search's candidates in ``ctx`` (its budget counts them), as
-        arms to evaluate."""
-        return [Arm(c) for c in generate(ctx, self.noise, self.search)]
+        """The search's candidates in ``ctx`` (its budget counts them; its
+        model should be ``self.model``), as arms to evaluate."""
+        return [Arm(c) for c in generate(ctx, self.search)]
 
     def plan_ctx(self, ctx: Context, top: int) -> list[Plan]:
         arms = self.candidates(ctx)

@@ -12,9 +12,10 @@ the same leave at 0-0 is not).
 
 Here the value of a sample is the frame-winning chance of a simple race
 model: each visit's first shot pots with the leave's chance ``p`` (the
-geometry of the table as it is), every later shot with a typical chance
-``q`` for the skill, the turn passes on a miss, and the first to ``target``
-wins. ``race_table`` solves the model exactly for every score; lookups are
+geometry of the table as it is, ``PotModel.chance`` of its easiest open
+pot), every later shot with a typical chance ``q`` (``PotModel.typical``,
+measured per variant for the skill), the turn passes on a miss, and the
+first to ``target`` wins. ``race_table`` solves the model exactly for every score; lookups are
 O(1). Fouls, penalty balls and свояк need no part in the model: they are
 already in the score the referee's ruling leaves.
 
@@ -22,8 +23,9 @@ In the points games (classic71, five_ball), and in the others with
 ``value="turn"``, a sample is worth the net points plus a turn value
 ``T(p) = unit * (1.5 p - 0.5)`` for the table left: the ball the next
 shooter pots with chance p, less what the other player makes of a miss
-(taken as even), positive when it is us. ``Valuation`` holds both, for one
-skill.
+(taken as even), positive when it is us, with the same ``PotModel.chance``.
+``Valuation`` holds both, for one skill (the pot-probability model of the
+agent's noise preset, agents/shots/probability.py).
 """
 
 from __future__ import annotations
@@ -33,55 +35,9 @@ from typing import Any
 import numpy as np
 
 from piramida.agents.shots.context import Context
-from piramida.agents.shots.probability import easiest_difficulty, pot_probability
+from piramida.agents.shots.probability import PotModel, easiest_difficulty
 from piramida.env.errors import PiramidaError
 from piramida.env.position import Position
-
-#: The next shooter's chance of potting from the easiest open pot's
-#: difficulty ``D`` (``planner_leave.easiest_difficulty``) at ``pro``:
-#: ``1 / (1 + (D / D50) ** K)``, fitted by ``python -m bench.leave_calibration``
-#: (300 seeded pyramid positions, greedy's shot played 16 times under
-#: ``pro`` noise: D50 628, K 1.90; mean squared error 0.063 against 0.125 for
-#: ``planner_leave.pot_probability``, which rates a difficulty-500 table 0.91
-#: where 0.56 was measured). The midpoint scales inversely with the aim error.
-D50_PRO = 628.0
-K = 1.9
-PRO_PHI = 0.05
-#: The chance ``q`` that a shot later in a visit pots, at ``pro``, by
-#: variant: ``bpv / (1 + bpv)`` of greedy's balls per visit ``bpv`` against
-#: itself at ``pro`` (``piramida match --agents greedy,greedy --noise pro``,
-#: docs/agents.md). Free pyramid, where any ball may be struck, is a potting
-#: race (bpv 1.97 against itself, 2.9 against random: 0.7); the games with one
-#: cue ball are safety battles (combined: bpv 0.59, q 0.37).
-Q_PRO: dict[str, float] = {
-    "free": 0.7,
-    "combined": 0.37,
-    "moscow": 0.37,
-    "nevskaya": 0.37,
-    "dynamic": 0.37,
-}
-#: For a variant not listed.
-Q_PRO_DEFAULT = 0.5
-
-
-def next_pot_chance(difficulty: float | None, phi_sigma: float) -> float:
-    """The measured chance of potting from a table whose easiest open pot
-    has this difficulty; 0 when none is open."""
-    if difficulty is None:
-        return 0.0
-    d50 = D50_PRO * PRO_PHI / max(phi_sigma, 0.005)
-    return 1.0 / (1.0 + (max(difficulty, 0.0) / d50) ** K)
-
-
-def typical_chance(phi_sigma: float, variant: str = "free") -> float:
-    """The typical pot chance ``q`` of a shot later in a visit, for a player
-    of this aim error: the variant's ``Q_PRO`` at ``pro``, moved with the aim
-    error the way ``next_pot_chance`` moves."""
-    q_pro = Q_PRO.get(variant, Q_PRO_DEFAULT)
-    if phi_sigma <= 0:
-        return 0.97  # noise-free: runs end only on the hard shots
-    d_typical = D50_PRO * ((1.0 - q_pro) / q_pro) ** (1.0 / K)
-    return min(0.97, max(0.05, next_pot_chance(d_typical, phi_sigma)))
 
 
 def race_tables(target: int, q: float, q_other: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -170,23 +126,23 @@ FIVE_BALL_UNIT = 8.0
 
 
 class Valuation:
-    """A sample's value for a player of aim error ``phi_sigma`` (degrees):
+    """A sample's value for a player of the skill ``model`` describes:
     ``mode`` "race" (the chance of winning the frame, in the games won by a
     number of balls), "turn" (net points plus the turn value of the table
     left) or "auto" (race in ``RACE_AUTO``); ``q``, ``q_other``: the race
     model's later-shot pot chances of the planner and the opponent (None:
-    ``typical_chance`` of the variant)."""
+    ``model.typical`` of the variant)."""
 
     def __init__(
-        self, mode: str, phi_sigma: float, q: float | None = None, q_other: float | None = None
+        self, mode: str, model: PotModel, q: float | None = None, q_other: float | None = None
     ) -> None:
         if mode not in VALUES:
             raise PiramidaError(f"planner: value must be one of {', '.join(VALUES)}, got {mode!r}")
         self.mode = mode
-        self.phi_sigma = phi_sigma
+        self.model = model
         self.q = q
         self.q_other = q_other
-        self._races: dict[tuple[int, float, str], RaceModel] = {}
+        self._races: dict[tuple[int, str], RaceModel] = {}
 
     def ruling_value(self, ctx: Context, ruling: Any, immediate: float | None = None) -> float:
         """A sample's value: the frame-winning chance after the ruling (race
@@ -247,21 +203,18 @@ class Valuation:
                     f"planner: value 'race' needs a variant won by a number of balls, not {v}"
                 )
             return None
-        key = (target, self.phi_sigma, v)
+        key = (target, v)
         model = self._races.get(key)
         if model is None:
-            q = self.q if self.q is not None else typical_chance(self.phi_sigma, v)
+            q = self.q if self.q is not None else self.model.typical(v)
             q_other = self.q_other if self.q_other is not None else q
             model = self._races[key] = RaceModel(target, q, q_other)
         return model
 
-    def next_chance(self, ctx: Context, pos: Position, in_hand: Any, measured: bool = False) -> float:
-        """The chance that whoever shoots next from ``pos`` pots, from the
-        easiest open pot (``shots.probability``), or ``P_IN_HAND`` with
-        ball in hand. ``measured``: the curve fitted to real potting
-        (``next_pot_chance``, used by the race value); else
-        ``shots.probability.pot_probability``, the turn value's first guess,
-        which is optimistic."""
+    def next_chance(self, ctx: Context, pos: Position, in_hand: Any) -> float:
+        """The chance that whoever shoots next from ``pos`` pots:
+        ``model.chance`` of the easiest open pot (``shots.probability``), or
+        ``P_IN_HAND`` with ball in hand."""
         if in_hand:
             return P_IN_HAND
         try:
@@ -269,10 +222,7 @@ class Valuation:
         except PiramidaError:
             cues = []
         targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
-        d = easiest_difficulty(pos, cues, targets)
-        if measured:
-            return next_pot_chance(d, self.phi_sigma)
-        return pot_probability(d, self.phi_sigma)
+        return self.model.chance(easiest_difficulty(pos, cues, targets))
 
     def race_value(self, ctx: Context, race: RaceModel, ruling: Any) -> float:
         """The shooter's chance of winning the frame after this ruling."""
@@ -287,7 +237,7 @@ class Valuation:
         if nxt.player is None or nxt.kind not in ("shot", "choice"):
             return 0.5
         who, hand, choose = next_shooter(ruling)
-        p = self.next_chance(ctx, ruling.position, hand, measured=True)
+        p = self.next_chance(ctx, ruling.position, hand)
         w = race.at_table(score[who], score[1 - who], p, me=who == me)
         if choose:
             # The chooser shoots or hands the table to the offender,
@@ -321,7 +271,7 @@ class Valuation:
         shoot again?"""
         race = self.race(ctx)
         if race is not None:
-            p = self.next_chance(ctx, ctx.pos, hand, measured=True)
+            p = self.next_chance(ctx, ctx.pos, hand)
             mine, theirs = ctx.pos.score[ctx.me], ctx.pos.score[1 - ctx.me]
             shoot = race.at_table(mine, theirs, p)
             return shoot >= 1.0 - race.at_table(theirs, mine, p, me=False)
@@ -360,9 +310,7 @@ __all__ = [
     "RaceModel",
     "Valuation",
     "balls_owed",
-    "next_pot_chance",
     "next_shooter",
     "race_table",
     "race_tables",
-    "typical_chance",
 ]

@@ -9,8 +9,9 @@ the object ball's direction error just after contact, simulating without
 noise (``Context.trial``). ``pot_line`` then finds how far the aim may move
 each way and still pot, aims at the middle of that range (centring), and
 scores the stroke: its pot-probability estimate from the range's
-half-width, what a miss costs, and (where one cue ball is ours) the ease of
-the next pot from where the struck ball stops.
+half-width (``PotModel.line`` of the decision's skill), what a miss costs,
+and (where one cue ball is ours) the chance of the next pot from where the
+struck ball stops (``PotModel.chance``).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.probability import easiest_difficulty
+from piramida.env.physics import ShotResult
 from piramida.env.position import cue_ball_of
 
 #: Secant iterations of the throw correction.
@@ -40,16 +42,16 @@ def wrap_deg(a: float) -> float:
     return (a + 180.0) % 360.0 - 180.0
 
 
-def object_error(tr: Trial, line: PotLine, start: tuple[float, float]) -> float | None:
+def object_error(result: ShotResult, line: PotLine, start: tuple[float, float]) -> float | None:
     """Degrees between the object ball's direction just after the struck
     ball first touches it and the direction to the aim point; None if the
     struck ball touches another ball first or nothing."""
-    for e in tr.result.events:
+    for e in result.events:
         if e.type == "ball_ball" and line.struck in e.balls:
             other = e.balls[1] if e.balls[0] == line.struck else e.balls[0]
             if other != line.target:
                 return None
-            st = tr.result.states_at(e.t).get(line.target)
+            st = result.state_of(line.target, e.t)
             if st is None:
                 return None
             got = math.degrees(math.atan2(st[3], st[2]))
@@ -61,7 +63,12 @@ def object_error(tr: Trial, line: PotLine, start: tuple[float, float]) -> float 
 def pots(tr: Trial, line: PotLine, called: bool) -> bool:
     """The trial pockets the line's target (in the line's pocket where
     shots are called)."""
-    for b, p in tr.result.pocketed:
+    return pockets_target(tr.result, line, called)
+
+
+def pockets_target(result: ShotResult, line: PotLine, called: bool) -> bool:
+    """``pots`` of a simulated result, before the referee has judged it."""
+    for b, p in result.pocketed:
         if b == line.target:
             return p == line.pocket or not called
     return False
@@ -83,14 +90,20 @@ def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Tr
     pts: list[tuple[float, float]] = []
     potted: Trial | None = None
     for _ in range(REFINE_ITERS):
-        tr = ctx.trial(ctx.shot(line, phi, v, place, **kw))
-        if tr is None:
+        shot = ctx.shot(line, phi, v, place, **kw)
+        res = ctx.simulated(shot)
+        if res is None:
             return None
-        err = object_error(tr, line, start)
-        if pots(tr, line, ctx.called) and tr.ruling.legal:
-            potted = tr
-            if err is None or abs(err) < tol:
-                break
+        err = object_error(res, line, start)
+        # Judged only when it pots: only a pot can be the answer.
+        if pockets_target(res, line, ctx.called):
+            tr = ctx.judge(shot, res)
+            if tr is None:
+                return None
+            if tr.ruling.legal:
+                potted = tr
+                if err is None or abs(err) < tol:
+                    break
         if err is None:
             if not pts:
                 return potted
@@ -133,16 +146,24 @@ def edge(pots_at: Callable[[float], bool], first: float = 0.02, limit: float = 0
     return lo
 
 
-def pot_line(
-    ctx: Context, line: PotLine, place: Place, sigma_phi: float
-) -> tuple[float, Trial, float] | None:
+class AimedPot(NamedTuple):
+    """A centred pot: its score, its noise-free trial, the pot-probability
+    estimate ``p``, the half-width (degrees) of the range of directions that
+    pot around its aim and how many of two speed errors (+-8%) still pot."""
+
+    score: float
+    trial: Trial
+    p: float
+    half_width: float
+    speed_hits: int
+
+
+def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
     """Make ``line`` pot: throw-corrected aim, a speed that gets there, then
     the aim moved to the middle of the range of directions that pot.
 
-    Returns (score, trial, p) where p estimates the pot probability under a
-    Gaussian aim error ``sigma_phi`` (degrees) from the half-width of that
-    range, times the share of two speed errors (+-8%) that still pot;
-    score = value * p + (1 - p) * the value of a miss + the next pot's ease."""
+    p = ``ctx.model.line(half-width, speed hits)``; score = value * p +
+    (1 - p) * the value of a miss + ``LEAVE_WEIGHT`` * p * ``leave``."""
     v0 = cue_speed_for(line, ctx.table)
     tr: Trial | None = None
     carom = ctx.view.variant == "five_ball"
@@ -163,7 +184,12 @@ def pot_line(
     base = tr.shot
 
     def ok(phi: float, v: float) -> Trial | None:
-        alt = ctx.trial(replace(base, phi=phi % 360.0, v=max(0.3, v)))
+        # Judged only when it pots: what does not pot is not ok whatever the
+        # referee says.
+        alt = ctx.trial(
+            replace(base, phi=phi % 360.0, v=max(0.3, v)),
+            when=lambda res: pockets_target(res, line, ctx.called),
+        )
         if alt is not None and pots(alt, line, ctx.called) and alt.value >= target_value - 1e-9:
             return alt
         return None
@@ -177,19 +203,19 @@ def pot_line(
     if centred is not None:
         tr = centred
     half = 0.5 * (up + down)
-    p_phi = math.erf(half / (sigma_phi * math.sqrt(2.0))) if half > 0 else 0.2
     hits = sum(ok(tr.shot.phi, v * k) is not None for k in (0.92, 1.08))
-    p = p_phi * (1 + hits) / 3.0
+    p = ctx.model.line(half, hits)
     # What a miss costs: the stroke just outside the potting range, judged
     # (a slow miss that reaches no cushion is an item-20 foul).
     miss = ctx.trial(replace(base, phi=(tr.shot.phi + half + MISS_DPHI) % 360.0))
     miss_value = min(miss.value, 0.0) if miss is not None else -1.0
     score = target_value * p + (1.0 - p) * miss_value + LEAVE_WEIGHT * p * leave(ctx, tr)
-    return score, tr, p
+    return AimedPot(score, tr, p, half, hits)
 
 
 def leave(ctx: Context, tr: Trial) -> float:
-    """How easy our next pot is after ``tr`` (0..1; 0 when the turn passes).
+    """The chance of our next pot after ``tr`` (``ctx.model.chance`` of the
+    easiest open pot; 1 with the cue ball in hand, 0 when the turn passes).
     Only where one cue ball is ours to strike: in free pyramid any ball may
     be struck next and there is nearly always something on."""
     nxt = tr.ruling.next
@@ -200,7 +226,7 @@ def leave(ctx: Context, tr: Trial) -> float:
         return 1.0
     cue = cue_ball_of(ctx.view.variant, ctx.me)
     d = easiest_difficulty(pos, [cue] if cue in pos else [])
-    return 0.0 if d is None else 300.0 / (300.0 + d)
+    return ctx.model.chance(d)
 
 
 def carom_variant(ctx: Context, line: PotLine, place: Place, tr: Trial) -> Trial:
@@ -226,6 +252,7 @@ def carom_variant(ctx: Context, line: PotLine, place: Place, tr: Trial) -> Trial
 
 __all__ = [
     "LEAVE_WEIGHT",
+    "AimedPot",
     "MISS_DPHI",
     "REFINE_ITERS",
     "carom_variant",
@@ -233,6 +260,7 @@ __all__ = [
     "leave",
     "object_error",
     "pot_line",
+    "pockets_target",
     "pots",
     "refine",
     "wrap_deg",

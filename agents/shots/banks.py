@@ -139,7 +139,7 @@ def closest_miss(
     best: tuple[float, float] | None = None
     for k in range(1, samples + 1):
         t = t0 + (t_end - t0) * k / (samples + 1)
-        st = result.states_at(t).get(ball)
+        st = result.state_of(ball, t)
         if st is None:
             break
         dx, dy, n = unit_vector(float(st[2]), float(st[3]))

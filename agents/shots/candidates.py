@@ -21,8 +21,11 @@ wide) or ``GREEDY`` (lazy: the easiest lines until two sure pots, a safety
 only when nothing pots). Every candidate is legal by the referee's
 ``check_shot`` and unique by its stroke.
 
-Each ``Candidate`` carries its ``Shot``, the noise-free ``Trial`` of it
-(simulated and judged), a pot-probability estimate and ``features``, a
+The skill enters through the pot-probability model of the noise preset
+(``probability.PotModel``): the estimate that ranks the pots, the chance
+of the next pot. Each ``Candidate`` carries its ``Shot``, the noise-free
+``Trial`` of it (simulated and judged), a pot-probability estimate and
+``features``, a
 vector laid out as ``FEATURES`` (version ``LAYOUT_VERSION``): what kind of
 shot, struck and target ball, pocket, cut, distances, the estimate, the
 stroke's pace and spin, where the struck ball comes to rest without noise
@@ -40,12 +43,12 @@ import numpy as np
 
 from piramida.agents.base import GameView
 from piramida.agents.break_book import book_shots
-from piramida.agents.shots.aim import pot_line, refine
+from piramida.agents.shots.aim import AimedPot, pot_line, refine
 from piramida.agents.shots.banks import bank_lines, refine_bank
 from piramida.agents.shots.context import Budget, Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.lines import candidate_lines, lines_for
-from piramida.agents.shots.probability import easiest_difficulty, pot_probability
+from piramida.agents.shots.probability import PotModel, easiest_difficulty
 from piramida.agents.shots.strokes import (
     best_break,
     break_family,
@@ -55,7 +58,7 @@ from piramida.agents.shots.strokes import (
 )
 from piramida.agents.shots.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.errors import PiramidaError
-from piramida.env.physics import Noise, load_noise
+from piramida.env.physics import Noise
 from piramida.env.position import ball_ids, object_ball_ids
 from piramida.env.shot import Shot
 from piramida.env.table import POCKETS
@@ -99,8 +102,6 @@ GEN_SHARE = 0.5
 #: more lines.
 SURE = 0.9
 LIKELY = 0.6
-#: The smallest aim error ``aim.pot_line``'s estimate assumes (degrees).
-MIN_LINE_SIGMA = 0.02
 
 
 @dataclass(frozen=True)
@@ -118,8 +119,7 @@ class Search:
     ``safety_if_no_pot`` only when no pot was found. The break: the book
     (``book``), greedy's stroke, and the apex family (``breaks``, where the
     book has nothing); with ``sparse_rack_pots`` a rack of a few balls gets
-    its pots. ``line_sigma``: the aim error (degrees) of the pot estimate
-    (None: the noise preset's phi, at least ``MIN_LINE_SIGMA``)."""
+    its pots."""
 
     max_lines: int = MAX_LINES
     keep_pots: int | None = KEEP_POTS
@@ -139,7 +139,6 @@ class Search:
     book: bool = True
     sparse_rack_pots: bool = True
     gen_share: float = GEN_SHARE
-    line_sigma: float | None = None
 
 
 #: The planner's search (the default).
@@ -161,7 +160,6 @@ GREEDY = Search(
     breaks=False,
     book=False,
     sparse_rack_pots=False,
-    line_sigma=0.05,
 )
 
 #: The layout of ``Candidate.features``; ``LAYOUT_VERSION`` changes with it.
@@ -179,6 +177,7 @@ FEATURES: tuple[str, ...] = (
     "object_distance",  # target to the pocket (both legs of a bank; the struck ball's path of a свояк), m
     "difficulty",  # ghost.pot_lines' difficulty of the line; 0 without one
     "p_pot",  # pot-probability estimate (0 for safeties and breaks)
+    "half_width",  # a centred pot's range of directions that pot, either side of the aim, degrees (else 0)
     "v",  # cue speed, m/s
     "b",  # tip offset, follow + / draw -, ball radii
     "from_hand",  # the struck ball is placed (ball in hand)
@@ -199,8 +198,9 @@ _INDEX = {name: i for i, name in enumerate(FEATURES)}
 class Candidate:
     """One candidate shot: the stroke, what kind of shot it is, the line it
     plays (pots), its spin's name, a pot-probability estimate ``p``, the
-    score ``aim.pot_line`` gave it (centred pots), the noise-free trial and
-    the feature vector (``FEATURES``)."""
+    score ``aim.pot_line`` gave it and its potting range's half-width and
+    speed hits (centred pots), the noise-free trial, the ball it is aimed
+    at and the feature vector (``FEATURES``)."""
 
     shot: Shot
     kind: str  # "pot", "safety" or "break"
@@ -208,6 +208,8 @@ class Candidate:
     spin: str = "stun"
     p: float = 0.0
     score: float | None = None
+    half_width: float | None = None
+    speed_hits: int | None = None
     trial: Trial | None = field(default=None, compare=False, repr=False)
     target: str | None = None
     features: np.ndarray = field(default_factory=lambda: np.zeros(0), compare=False, repr=False)
@@ -217,13 +219,6 @@ def spin_name(b: float) -> str:
     return "follow" if b > 0.15 else ("draw" if b < -0.15 else "stun")
 
 
-def line_sigma(search: Search, noise: Noise | None) -> float:
-    """The aim error (degrees) ``aim.pot_line`` estimates with."""
-    if search.line_sigma is not None:
-        return search.line_sigma
-    return max(noise.phi if noise is not None else 0.0, MIN_LINE_SIGMA)
-
-
 def candidates(
     view: GameView,
     noise: str | Noise | None = "pro",
@@ -231,28 +226,25 @@ def candidates(
     budget: Budget | None = None,
 ) -> list[Candidate]:
     """Every candidate shot of a shot decision in ``view`` for a player of
-    skill ``noise`` (a preset name, a .toml file, a Noise or None), as
-    ``search`` says; see the module docstring."""
-    return generate(Context(view, budget), load_noise(noise), search)
+    skill ``noise`` (a preset name, a .toml file, a Noise, or None for no
+    noise), as ``search`` says; see the module docstring."""
+    return generate(Context(view, budget, PotModel.of(noise)), search)
 
 
-def generate(ctx: Context, noise: Noise | None, search: Search) -> list[Candidate]:
-    """``candidates`` in a decision context (its budget counts the search's
-    noise-free strokes)."""
-    gen = _Generation(ctx, noise, search)
+def generate(ctx: Context, search: Search) -> list[Candidate]:
+    """``candidates`` in a decision context (its model is the skill; its
+    budget counts the search's noise-free strokes)."""
+    gen = _Generation(ctx, search)
     gen.run()
-    return [describe(ctx, c, noise) for c in gen.out]
+    return [describe(ctx, c) for c in gen.out]
 
 
 class _Generation:
     """One run of the search: the candidates so far, unique and legal."""
 
-    def __init__(self, ctx: Context, noise: Noise | None, search: Search) -> None:
+    def __init__(self, ctx: Context, search: Search) -> None:
         self.ctx = ctx
-        self.noise = noise
         self.search = search
-        self.sigma = line_sigma(search, noise)
-        self.phi = noise.phi if noise is not None else 0.0
         self.out: list[Candidate] = []
         self.seen: set[str] = set()
 
@@ -330,7 +322,7 @@ class _Generation:
         sure_enough = search.sure_enough
         if sure_enough is None:
             sure_enough = max(3, (keep if keep is not None else search.max_lines) - 2)
-        found: list[tuple[float, PotLine, XY | None, Trial, float]] = []
+        found: list[tuple[PotLine, XY | None, AimedPot]] = []
         sure = 0
         for k, (line, place) in enumerate(candidate_lines(ctx)[: 2 * search.max_lines]):
             if self.spent() and found:
@@ -339,18 +331,19 @@ class _Generation:
                 break
             if search.lazy and k >= search.max_lines and ctx.best_p >= LIKELY:
                 break
-            got = pot_line(ctx, line, place, self.sigma)
+            got = pot_line(ctx, line, place)
             if got is None:
                 continue
-            score, tr, p = got
-            found.append((float(score), line, place, tr, float(p)))
-            ctx.best_p = max(ctx.best_p, float(p))
-            sure += float(p) >= SURE
-        found.sort(key=lambda f: -f[0])
+            found.append((line, place, got))
+            ctx.best_p = max(ctx.best_p, got.p)
+            sure += got.p >= SURE
+        found.sort(key=lambda f: -f[2].score)
         kept = found if keep is None else found[:keep]
-        for score, line, _place, tr, p in kept:
-            self.add(Candidate(tr.shot, "pot", line, spin_name(tr.shot.b), p, score, tr, line.target))
-        return [(ln, pl, tr, p) for _, ln, pl, tr, p in kept]
+        for line, _place, a in kept:
+            tr = a.trial
+            c = Candidate(tr.shot, "pot", line, spin_name(tr.shot.b), a.p, a.score, a.half_width, a.speed_hits)
+            self.add(replace(c, trial=tr, target=line.target))
+        return [(ln, pl, a.trial, a.p) for ln, pl, a in kept]
 
     def variants(self, refined: list[tuple[PotLine, XY | None, Trial, float]]) -> list[Candidate]:
         """Position play: each spin and pace of ``spins`` re-refined from the
@@ -363,7 +356,7 @@ class _Generation:
                 start = replace(line, phi=tr.shot.phi)
                 alt = refine(self.ctx, start, place, tr.shot.v * k, b=b)
                 if alt is not None:
-                    out.append(Candidate(alt.shot, "pot", line, name, p, None, alt, line.target))
+                    out.append(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
         return out
 
     def svoyaks(self) -> list[Candidate]:
@@ -388,8 +381,9 @@ class _Generation:
                     return out
                 tr = refine_svoyak(ctx, line, None, v0 * k, b=b)
                 if tr is not None:
-                    p = pot_probability(line.difficulty, self.phi)
-                    out.append(Candidate(tr.shot, "pot", line, spin_name(tr.shot.b), p, None, tr, line.target))
+                    p = ctx.model.chance(line.difficulty)
+                    c = Candidate(tr.shot, "pot", line, spin_name(tr.shot.b), p, trial=tr, target=line.target)
+                    out.append(c)
                     break
         return out
 
@@ -406,13 +400,13 @@ class _Generation:
                     return out
                 tr = refine_bank(ctx, line, None, cue_speed_for(line, ctx.table) * k)
                 if tr is not None:
-                    p = pot_probability(line.difficulty, self.phi)
-                    out.append(Candidate(tr.shot, "pot", line, "bank", p, None, tr, line.target))
+                    p = ctx.model.chance(line.difficulty)
+                    out.append(Candidate(tr.shot, "pot", line, "bank", p, trial=tr, target=line.target))
                     break
         return out
 
 
-def describe(ctx: Context, c: Candidate, noise: Noise | None) -> Candidate:
+def describe(ctx: Context, c: Candidate) -> Candidate:
     """``c`` with its noise-free trial (simulated here, uncounted, if the
     search did not) and its feature vector."""
     tr = c.trial if c.trial is not None else ctx.judged(c.shot)
@@ -436,6 +430,7 @@ def describe(ctx: Context, c: Candidate, noise: Noise | None) -> Candidate:
     else:
         f[_INDEX["pocket"]] = -1.0
     f[_INDEX["p_pot"]] = c.p
+    f[_INDEX["half_width"]] = c.half_width or 0.0
     f[_INDEX["v"]] = c.shot.v
     f[_INDEX["b"]] = c.shot.b
     f[_INDEX["from_hand"]] = float(c.shot.place is not None)
@@ -451,7 +446,7 @@ def describe(ctx: Context, c: Candidate, noise: Noise | None) -> Candidate:
             if d is not None:
                 f[_INDEX["next_open"]] = 1.0
                 f[_INDEX["next_difficulty"]] = d
-                f[_INDEX["next_p"]] = pot_probability(d, noise.phi if noise is not None else 0.0)
+                f[_INDEX["next_p"]] = ctx.model.chance(d)
     return replace(c, trial=tr, features=f)
 
 
@@ -486,6 +481,5 @@ __all__ = [
     "candidates",
     "column",
     "generate",
-    "line_sigma",
     "spin_name",
 ]

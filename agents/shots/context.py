@@ -1,5 +1,6 @@
 """One decision: the view, its referee and state, noise-free trials and the
-budget that counts them.
+budget that counts them, and the pot-probability model of the skill the
+decision is made for.
 
 Every shot-finder of the toolbox takes a ``Context``. ``trial(shot)``
 simulates a stroke without noise and has the variant's own referee judge
@@ -12,11 +13,13 @@ and its noisy evaluation spend one budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from piramida.agents.base import GameView, NoLegalShotError, why_no_shot
 from piramida.agents.shots.ghost import PotLine
+from piramida.agents.shots.probability import PotModel
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import ShotResult, simulate
 from piramida.env.position import Position, cue_ball_of
@@ -58,11 +61,15 @@ class Budget:
 class Context:
     """One decision: the view, its referee and state, noise-free trials.
 
-    ``budget`` (optional) counts every trial; ``best_p`` is the likeliest
+    ``budget`` (optional) counts every trial; ``model`` is the
+    pot-probability model of the skill the decision is made for (the
+    agent's noise preset; by default ``pro``'s); ``best_p`` is the likeliest
     direct pot found so far (``aim.pot_line``'s estimate), which decides
     whether banks and more safeties are looked for."""
 
-    def __init__(self, view: GameView, budget: Budget | None = None) -> None:
+    def __init__(
+        self, view: GameView, budget: Budget | None = None, model: PotModel | None = None
+    ) -> None:
         self.view = view
         self.pos: Position = view.position
         self.table = view.position.table
@@ -76,6 +83,7 @@ class Context:
         self.me = view.player
         self.called = view.variant in CALLED
         self.budget = budget
+        self.model = model if model is not None else PotModel.of("pro")
         self.best_p = 0.0
 
     def cue_balls(self) -> tuple[str, ...]:
@@ -102,22 +110,42 @@ class Context:
         """Whether ``share`` of the budget is used (never without one)."""
         return self.budget is not None and self.budget.spent(share)
 
-    def trial(self, shot: Shot) -> Trial | None:
+    def trial(self, shot: Shot, when: Callable[[ShotResult], bool] | None = None) -> Trial | None:
         """Simulate (no noise) and judge ``shot``; None if it cannot be
-        played. Counted in the budget, if any."""
+        played, or, with ``when``, if the simulated result fails it (then it
+        is not judged). Counted in the budget, if any."""
+        res = self.simulated(shot)
+        if res is None or (when is not None and not when(res)):
+            return None
+        return self.judge(shot, res)
+
+    def simulated(self, shot: Shot) -> ShotResult | None:
+        """The noise-free result of ``shot`` (counted in the budget, if
+        any), or None if the physics refuses it."""
         if self.budget is not None:
             self.budget.used += 1
-        return self.judged(shot)
+        try:
+            return simulate(self.pos, shot)
+        except PiramidaError:
+            return None
+
+    def judge(self, shot: Shot, res: ShotResult) -> Trial | None:
+        """The referee's trial of a simulated ``shot``, or None if it
+        refuses it."""
+        try:
+            ruling = self.referee.judge(self.pos, shot, res.events, res.final, (), self.state)
+        except PiramidaError:
+            return None
+        return Trial(shot, res, ruling, self.value(ruling))
 
     def judged(self, shot: Shot) -> Trial | None:
         """``trial`` without counting it (what describes a candidate, not
         what searches for one)."""
         try:
             res = simulate(self.pos, shot)
-            ruling = self.referee.judge(self.pos, shot, res.events, res.final, (), self.state)
         except PiramidaError:
             return None
-        return Trial(shot, res, ruling, self.value(ruling))
+        return self.judge(shot, res)
 
     def value(self, ruling: Any) -> float:
         """Points gained over the opponent, with the turn and the frame:

@@ -10,27 +10,48 @@ pocket) triple with numpy (``easiest_difficulty``): in free pyramid any
 ball may be struck, and the plain Python loop of ``ghost.pot_lines`` over
 12 balls costs more than the shot's simulation.
 
-A difficulty maps to a pot probability at the configured skill by a
-logistic in log-difficulty whose midpoint scales inversely with the noise
-preset's aim error (``pot_probability``).
+One model turns these into probabilities for a skill: ``PotModel``, one
+per noise preset (configs/noise), fitted by ``python -m
+bench.leave_calibration --noise NAME --write`` from greedy's play under
+that preset and stored in ``configs/agents/pot_model.toml``:
+
+- ``chance(d)``: the chance that the easiest open pot of difficulty ``d``
+  goes in, ``1 / (1 + (d / d50) ** k)`` (the next-pot curve: the
+  planner's turn and race values, greedy's leave, the candidates'
+  features);
+- ``line(half_width, speed_hits)``: the chance of a centred, throw-corrected
+  pot (``aim.pot_line``) whose potting range is ``half_width`` degrees
+  either side of the aim, ``erf(half_width / (line_sigma sqrt 2))`` times
+  the share of two speed errors (+-8%) that still pot;
+- ``typical(variant)``: the chance that a shot later in a visit pots (the
+  race model's ``q``), measured per variant.
+
+A noise given as a file gets the fitted preset with the same sigmas, or
+else the nearest fitted preset by aim error with ``d50`` scaled inversely
+and ``line_sigma`` in proportion to the aim error (``PotModel.of``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from piramida.agents.shots.ghost import MAX_CUT_DEG, aim_point
+from piramida.configs import CONFIG_DIR
+from piramida.env.errors import PiramidaError
+from piramida.env.physics import Noise, load_noise
 from piramida.env.position import Position
 from piramida.env.table import Table
 
-#: Difficulty at which a ``pro`` (phi sigma 0.05 deg) pots half the time.
-#: A 1 m straight corner pot (difficulty ~450) goes in ~95% at ``pro``
-#: (configs/noise/pro.toml); the midpoint is set so that this holds.
-D50_PRO = 1500.0
-PRO_PHI = 0.05
+MODEL_PATH = CONFIG_DIR / "agents" / "pot_model.toml"
+#: A fitted entry records the sigmas of the preset it was fitted for.
+SIGMA_KEYS = ("phi", "theta", "v", "a", "b")
 
 
 _POCKETS: dict[int, tuple[Table, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
@@ -138,13 +159,131 @@ def easiest_difficulty(
     return None
 
 
-def pot_probability(difficulty: float | None, phi_sigma: float) -> float:
-    """Rough chance that a player of aim error ``phi_sigma`` (degrees)
-    pots a line of this difficulty; 0 when no pot is open."""
-    if difficulty is None:
-        return 0.0
-    d50 = D50_PRO * PRO_PHI / max(phi_sigma, 0.01)
-    return 1.0 / (1.0 + (difficulty / d50) ** 2)
+class PotModelError(PiramidaError):
+    """The pot-model file is missing an entry or a field is malformed."""
 
 
-__all__ = ["easiest_difficulty", "pot_probability"]
+@dataclass(frozen=True)
+class PotModel:
+    """The pot-probability model of one noise preset; see the module
+    docstring. ``preset``: the fitted preset it is (or, for a noise given
+    as a file, was scaled from); ``sigmas``: the noise it describes
+    (phi, theta, v, a, b)."""
+
+    preset: str
+    sigmas: tuple[float, float, float, float, float]
+    d50: float
+    k: float
+    line_sigma: float
+    q: Mapping[str, float] = field(default_factory=dict)
+    scaled: bool = False
+
+    @property
+    def phi(self) -> float:
+        return self.sigmas[0]
+
+    def chance(self, difficulty: float | None) -> float:
+        """The chance that a table's easiest open pot of this difficulty
+        (``easiest_difficulty``) goes in; 0 when none is open."""
+        if difficulty is None:
+            return 0.0
+        return 1.0 / (1.0 + (max(difficulty, 0.0) / self.d50) ** self.k)
+
+    def line(self, half_width: float, speed_hits: int) -> float:
+        """The chance of a centred pot whose potting range reaches
+        ``half_width`` degrees either side of the aim, of which
+        ``speed_hits`` of the two speed errors (+-8%) still pot. A range
+        too narrow to measure (0) counts as 0.2."""
+        p_phi = math.erf(half_width / (self.line_sigma * math.sqrt(2.0))) if half_width > 0 else 0.2
+        return p_phi * (1 + speed_hits) / 3.0
+
+    def typical(self, variant: str) -> float:
+        """The chance that a shot later in a visit pots in ``variant`` (the
+        race model's ``q``), within 0.05-0.97."""
+        q = self.q.get(variant)
+        if q is None:
+            q = float(np.mean(list(self.q.values()))) if self.q else 0.5
+        return min(0.97, max(0.05, q))
+
+    def scaled_to(self, noise: Noise) -> PotModel:
+        """This model moved to another aim error: ``d50`` inversely with
+        phi, ``line_sigma`` in proportion, each ``q`` along the curve."""
+        ratio = max(noise.phi, 1e-4) / max(self.phi, 1e-4)
+        d50 = self.d50 / ratio
+        q = {}
+        for v, qv in self.q.items():
+            qv = min(0.97, max(0.05, qv))
+            d_typical = self.d50 * ((1.0 - qv) / qv) ** (1.0 / self.k)
+            q[v] = 1.0 / (1.0 + (d_typical / d50) ** self.k)
+        return replace(
+            self, sigmas=noise.sigmas, d50=d50, line_sigma=self.line_sigma * ratio, q=q, scaled=True
+        )
+
+    @classmethod
+    def of(cls, noise: str | Path | Noise | None) -> PotModel:
+        """The model of the noise an agent plays under: a preset name, a
+        .toml file, a Noise, or None (no noise: the ``none`` preset)."""
+        nz = load_noise("none") if noise is None or noise == "none" else load_noise(noise)
+        assert nz is not None
+        fits = fitted()
+        if not fits:
+            raise PotModelError(f"{MODEL_PATH}: no fitted preset (python -m bench.leave_calibration --write)")
+        for m in fits.values():
+            if m.sigmas == nz.sigmas:
+                return m
+        positive = [m for m in fits.values() if m.phi > 0] or list(fits.values())
+        nearest = min(positive, key=lambda m: abs(math.log(max(m.phi, 1e-4) / max(nz.phi, 1e-4))))
+        return nearest.scaled_to(nz)
+
+
+def _number(entry: Mapping[str, object], key: str, where: str, low: float = 0.0) -> float:
+    v = entry.get(key)
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(float(v)) or float(v) < low:
+        raise PotModelError(f"{where}: '{key}' must be a finite number of at least {low}, got {v!r}")
+    return float(v)
+
+
+def parse_models(data: Mapping[str, object], source: str = "pot model") -> dict[str, PotModel]:
+    """``configs/agents/pot_model.toml``'s tables -> preset name -> model."""
+    out: dict[str, PotModel] = {}
+    for name, entry in data.items():
+        where = f"{source}: [{name}]"
+        if not isinstance(entry, dict):
+            raise PotModelError(f"{where} must be a table")
+        noise = entry.get("noise")
+        if not isinstance(noise, dict):
+            raise PotModelError(f"{where}: 'noise' must be a table of the fitted preset's sigmas")
+        sigmas = tuple(_number(noise, k, f"{where} noise") for k in SIGMA_KEYS)
+        q = entry.get("q", {})
+        if not isinstance(q, dict):
+            raise PotModelError(f"{where}: 'q' must be a table of variant = chance")
+        out[name] = PotModel(
+            preset=name,
+            sigmas=(sigmas[0], sigmas[1], sigmas[2], sigmas[3], sigmas[4]),
+            d50=_number(entry, "d50", where, 1e-6),
+            k=_number(entry, "k", where, 1e-6),
+            line_sigma=_number(entry, "line_sigma", where, 1e-6),
+            q={str(v): _number(q, v, f"{where} q") for v in q},
+        )
+    return out
+
+
+@lru_cache(maxsize=4)
+def _fitted(path: str, mtime: float) -> dict[str, PotModel]:
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise PotModelError(f"{path}: cannot be read: {exc}") from None
+    return parse_models(data, path)
+
+
+def fitted(path: Path = MODEL_PATH) -> dict[str, PotModel]:
+    """The fitted models by preset name (re-read when the file changes)."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        return {}
+    return _fitted(str(path), mtime)
+
+
+__all__ = ["MODEL_PATH", "PotModel", "PotModelError", "easiest_difficulty", "fitted", "parse_models"]

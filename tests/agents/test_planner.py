@@ -16,7 +16,7 @@ from piramida.agents.planner import Arm, PlannerAgent
 from piramida.agents.shots.candidates import Candidate
 from piramida.agents.shots.context import Budget, Context
 from piramida.agents.shots.ghost import aim_point, pot_lines
-from piramida.agents.shots.probability import easiest_difficulty, pot_probability
+from piramida.agents.shots.probability import PotModel, easiest_difficulty
 from piramida.env.errors import PiramidaError
 from piramida.env.game import Game
 from piramida.env.physics import simulate
@@ -152,7 +152,13 @@ def _pot_value(mine: int, theirs: int) -> tuple[float, float]:
     game = _game("free", 0.7, 0.5, shelves=shelves, score=(mine, theirs))
     planner = _planner(value="race")
     ctx = Context(GameView.of(game), Budget(None, 100))
-    pot = Arm(planner.candidates(ctx)[0].cand)
+    # The obvious pot: 5 into the rear-right corner off 3 (with three balls
+    # on the table and no score, a shot that pots two ends the frame).
+    obvious = [
+        a for a in planner.candidates(ctx)
+        if a.cand.line is not None and (a.cand.line.struck, a.cand.line.target) == ("3", "5")
+    ]
+    pot = Arm(obvious[0].cand)
     planner.evaluate(ctx, [pot])
     race = planner.valuation.race(ctx)
     assert race is not None and pot.pots == pot.n  # noise-free: it goes in
@@ -209,9 +215,10 @@ def test_leave_matches_aim_geometry() -> None:
         assert (want is None) == (got is None)
         if want is not None and got is not None:
             assert math.isclose(want, got, rel_tol=1e-9)
-    assert pot_probability(None, 0.05) == 0.0
-    assert pot_probability(400.0, 0.05) > pot_probability(2000.0, 0.05)
-    assert pot_probability(2000.0, 0.05) > pot_probability(2000.0, 0.4)
+    pro, novice = PotModel.of("pro"), PotModel.of("novice")
+    assert pro.chance(None) == 0.0
+    assert pro.chance(400.0) > pro.chance(2000.0)
+    assert pro.chance(2000.0) > novice.chance(2000.0)
 
 
 def test_break_candidates_are_evaluated_from_the_house() -> None:
