@@ -233,10 +233,7 @@ def fingerprint(sims: int, per_variant: int, seed: int, noise: str, greedy: bool
         )
     out: dict[str, Any] = {"sims": sims, "seed": seed, "noise": noise, "planner": rows}
     if greedy:
-        import inspect
-
-        has_noise = "noise" in inspect.signature(GreedyAgent).parameters
-        agent = GreedyAgent(noise=noise) if has_noise else GreedyAgent()
+        agent = GreedyAgent(noise=noise)
         out["greedy"] = [agent.act(_view(r["position"])).to_text() for r in load_positions()]
     return out
 

@@ -311,3 +311,26 @@ def test_five_ball_planner_pots_with_the_carom_on() -> None:
     assert isinstance(shot, Shot) and shot.call == ("r1", "rr")
     ruling = _judge(game, shot)
     assert ruling.legal and ruling.score[0] == 6, ruling.summary()
+
+
+def test_simulate_many_refuses_only_what_the_physics_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stroke the physics refuses (a PiramidaError) is None; anything else
+    is a bug and propagates."""
+    from piramida.agents import planner as planner_module
+
+    pos = _game("free", 0.7, 0.5).state.position
+    shot = Shot(ball="3", phi=45.0, v=1.0)
+    assert planner_module.simulate_many(pos, [shot], None, [1])[0] is not None
+
+    def refuse(*a, **k):
+        raise PiramidaError("refused")
+
+    monkeypatch.setattr(planner_module, "simulate", refuse)
+    assert planner_module.simulate_many(pos, [shot], None, [1]) == [None]
+
+    def broken(*a, **k):
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(planner_module, "simulate", broken)
+    with pytest.raises(TypeError):
+        planner_module.simulate_many(pos, [shot], None, [1])
