@@ -244,27 +244,41 @@ def screenshots(folder: Path) -> list[Path]:
             driver.find_element("id", "anim-play").click()
             time.sleep(0.3)
             snap("animate")
-            # 4. a frame against greedy: the rulings and the choices.
+            # 4. a frame against greedy: a foul of ours, the agent's choice and
+            # its shots, then a hint for our next shot.
             load(driver, server.url)
             tab(driver, "play")
             driver.find_element("id", "play-seed").clear()
-            driver.find_element("id", "play-seed").send_keys("5")
+            driver.find_element("id", "play-seed").send_keys("3")
+            select(driver, "play-noise", "amateur")
             driver.find_element("id", "play-animate").click()  # off: quicker
             driver.find_element("id", "play-new").click()
-            wait_js(driver, "window.piramida.play && window.piramida.play.to_act !== 'agent'", 60)
-            # Play a few shots of ours: the hint's, then whatever follows.
-            for _ in range(3):
+            idle = "window.piramida.play && window.piramida.play.to_act !== 'agent' && !window.piramida.playBusy"
+            wait_js(driver, idle, 120)
+            fouled = False
+            for _ in range(6):
                 st = driver.execute_script("return window.piramida.play")
-                if st["over"] or st["to_act"] != "you":
+                if st["over"]:
                     break
                 if st["next"]["kind"] == "choice":
                     driver.find_element("css selector", "#play-choices button").click()
-                else:
-                    driver.find_element("id", "play-hint").click()
-                    wait_js(driver, "window.piramida.hint", 60)
+                elif not fouled:
+                    # A stroke too soft to reach anything: a foul.
+                    box = driver.find_element("id", "shot-text")
+                    driver.execute_script(
+                        "const e = document.getElementById('shot-v'); e.value = '0.05';"
+                        " e.dispatchEvent(new Event('input'));"
+                    )
+                    del box
                     driver.find_element("id", "play-shoot").click()
-                time.sleep(0.5)
-                wait_js(driver, "window.piramida.play.to_act !== 'agent' && !window.piramida.playBusy", 120)
+                    fouled = True
+                else:
+                    break
+                time.sleep(0.3)
+                wait_js(driver, idle, 120)
+            if not driver.execute_script("return window.piramida.play.over"):
+                driver.find_element("id", "play-hint").click()
+                wait_js(driver, "window.piramida.hint", 60)
             time.sleep(0.3)
             snap("play")
         finally:

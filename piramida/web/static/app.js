@@ -159,6 +159,26 @@ function drawBall(ctx, px, py, id, alpha = 1) {
   ctx.globalAlpha = 1;
 }
 
+// Balls as sprites: drawn once per id and scale, then copied (the
+// animation draws every ball every frame).
+const sprites = new Map();
+function drawBallFast(ctx, px, py, id) {
+  const dpr = S.view.dpr, r = S.geo.ball_radius * S.view.s;
+  const key = `${id}@${r}@${dpr}`;
+  let sp = sprites.get(key);
+  if (!sp) {
+    const size = Math.ceil(2 * r + 4);
+    const c = document.createElement("canvas");
+    c.width = Math.ceil(size * dpr); c.height = Math.ceil(size * dpr);
+    const g = c.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawBall(g, size / 2, size / 2, id);
+    sp = {c, size};
+    sprites.set(key, sp);
+  }
+  ctx.drawImage(sp.c, px - sp.size / 2, py - sp.size / 2, sp.size, sp.size);
+}
+
 function arrow(ctx, a, b, colour, alpha) {
   const [ax, ay] = table2css(a[0], a[1]), [bx, by] = table2css(b[0], b[1]);
   ctx.globalAlpha = alpha; ctx.strokeStyle = colour; ctx.fillStyle = colour; ctx.lineWidth = 2;
@@ -290,7 +310,7 @@ function render() {
   const c = $("table"), ctx = c.getContext("2d");
   const dpr = S.view.dpr;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(S.bg, 0, 0);
+  ctx.drawImage(S.anim ? trails(S.anim) : S.bg, 0, 0);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   S.debug.arrows = 0;
   S.debug.frames += 1;
@@ -305,7 +325,7 @@ function render() {
     for (const [b, [x, y]] of ballsOf(pos)) {
       if (b === hidden) continue;
       const [px, py] = table2css(x, y);
-      drawBall(ctx, px, py, b);
+      drawBallFast(ctx, px, py, b);
     }
     drawShotPreview(ctx, pos);
   }
@@ -842,22 +862,38 @@ function sampleAt(tr, t) {
   return [tr.x[lo] + f * (tr.x[hi] - tr.x[lo]), tr.y[lo] + f * (tr.y[hi] - tr.y[lo])];
 }
 
-function drawAnimationFrame(ctx, a) {
-  const trs = a.sim.trajectories;
-  for (const [b, tr] of Object.entries(trs)) {
-    // the track so far
-    if (tr.t.length > 1) {
-      const pts = [];
-      for (let k = 0; k < tr.t.length && tr.t[k] <= a.t; k++) pts.push([tr.x[k], tr.y[k]]);
-      pts.push(sampleAt(tr, a.t));
-      pathLine(ctx, pts, "#ffffff", 0.25, 1.2);
-    }
+// The balls' tracks so far, drawn onto a copy of the table a piece at a
+// time (from the last frame's time to this one's), so that a frame costs
+// one copy and the balls whatever the length of the shot.
+function trails(a) {
+  const dpr = S.view.dpr;
+  if (!a.trail || a.t < a.trailT || a.trail.width !== S.bg.width) {
+    a.trail = document.createElement("canvas");
+    a.trail.width = S.bg.width; a.trail.height = S.bg.height;
+    a.trail.getContext("2d").drawImage(S.bg, 0, 0);
+    a.trailT = 0;
   }
-  for (const [b, tr] of Object.entries(trs)) {
+  if (a.t > a.trailT) {
+    const g = a.trail.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    for (const tr of Object.values(a.sim.trajectories)) {
+      if (tr.t.length < 2 || a.trailT >= tr.t[tr.t.length - 1]) continue;
+      const pts = [sampleAt(tr, a.trailT)];
+      for (let k = 0; k < tr.t.length; k++) if (tr.t[k] > a.trailT && tr.t[k] < a.t) pts.push([tr.x[k], tr.y[k]]);
+      pts.push(sampleAt(tr, a.t));
+      pathLine(g, pts, "#ffffff", 0.3, 1.2);
+    }
+    a.trailT = a.t;
+  }
+  return a.trail;
+}
+
+function drawAnimationFrame(ctx, a) {
+  for (const [b, tr] of Object.entries(a.sim.trajectories)) {
     if (tr.gone !== null && a.t >= tr.gone) continue;
     const [x, y] = sampleAt(tr, a.t);
     const [px, py] = table2css(x, y);
-    drawBall(ctx, px, py, b);
+    drawBallFast(ctx, px, py, b);
   }
 }
 
@@ -921,8 +957,9 @@ function logStep(step) {
   li.textContent = `p${step.seat} (${who}) ${what}${step.summary && step.kind !== "choice" ? "  →  " + step.summary : ""}`;
   if (step.refused) li.textContent += `  (refused: ${step.reason})`;
   li.className = step.who + (step.ruling && !step.ruling.legal ? " foul" : "");
-  $("play-log").appendChild(li);
-  li.scrollIntoView({block: "nearest"});
+  const log = $("play-log");
+  log.appendChild(li);
+  log.scrollTop = log.scrollHeight;
 }
 
 async function showStep(res) {
