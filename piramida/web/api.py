@@ -18,6 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from piramida.env.errors import PiramidaError
@@ -246,7 +247,10 @@ def meta() -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
+    """The default table's geometry (computed once; the answer is never
+    changed by the caller: JSONResponse only reads it)."""
     from piramida.env.render import table_geometry
     from piramida.env.table import Table
 

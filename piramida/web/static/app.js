@@ -963,6 +963,7 @@ function logStep(step) {
 }
 
 async function showStep(res) {
+  S.hint = null;
   logStep(res.step);
   const sim = res.step.simulation;
   if (sim && $("play-animate").checked) {
@@ -1049,6 +1050,7 @@ async function playUndo() {
   try {
     const res = await api(`/api/play/${S.play.id}/undo`, {});
     S.play = res.state;
+    S.hint = null;
     const li = document.createElement("li");
     li.textContent = "(undone)";
     $("play-log").appendChild(li);
