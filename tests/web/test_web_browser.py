@@ -107,8 +107,11 @@ def test_suggest_draws_three_arrows_then_animate(server: Any, browser: Any) -> N
     assert events[0].endswith("cue strikes ball 0") and len(events) >= 2
     assert browser.execute_script("return window.piramida.debug.animFrames") > 5
     # Step back to the start and one frame on: the clock moves by 1/60 s.
+    # (Slowly: the pause must come before the replay ends, however busy the machine.)
+    browser.execute_script("document.getElementById('anim-speed').value = '0.25'")
     browser.find_element("id", "anim-replay").click()
     browser.find_element("id", "anim-play").click()  # pause
+    assert browser.execute_script("return window.piramida.anim.playing") is False
     t0 = browser.execute_script("return window.piramida.anim.t")
     browser.find_element("id", "anim-step").click()
     wait_js(browser, f"window.piramida.anim.t > {t0}")
