@@ -117,6 +117,9 @@ def test_demo_writes_a_picture_per_variant(tmp_path: Path) -> None:
     for p in pictures:
         assert p.read_bytes()[:8] == PNG_MAGIC
         assert str(p) in text
+    # The last line says how to start the web page.
+    last = text.strip().splitlines()[-1]
+    assert last.startswith("the web page (docs/ui.md): ") and "piramida serve" in last
 
 
 def test_demo_refuses_a_file_as_folder(tmp_path: Path) -> None:

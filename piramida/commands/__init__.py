@@ -7,7 +7,7 @@ import importlib
 import typer
 
 # Module names under piramida.commands; each defines ``register(app)``.
-COMMANDS: tuple[str, ...] = ("version", "show", "simulate", "referee", "play", "demo", "bench", "match", "suggest")
+COMMANDS: tuple[str, ...] = ("version", "show", "simulate", "referee", "play", "demo", "bench", "match", "suggest", "serve")
 
 
 def register_all(app: typer.Typer) -> None:
