@@ -1,4 +1,5 @@
-"""The chance of winning the frame from a score and a next-shot pot chance.
+"""How the planner values a sample: the race model of the games won by a
+number of balls, and the turn value of the others.
 
 In the games scored by balls (free, combined, Moscow, Nevskaya and dynamic
 pyramid: the first to ``target`` balls wins) a frame is a race of runs at
@@ -11,62 +12,32 @@ the same leave at 0-0 is not).
 
 Here the value of a sample is the frame-winning chance of a simple race
 model: each visit's first shot pots with the leave's chance ``p`` (the
-geometry of the table as it is), every later shot with a typical chance
-``q`` for the skill, the turn passes on a miss, and the first to ``target``
-wins. ``race_table`` solves the model exactly for every score; lookups are
+geometry of the table as it is, ``PotModel.chance`` of its easiest open
+pot), every later shot with a typical chance ``q`` (``PotModel.typical``,
+measured per variant for the skill), the turn passes on a miss, and the
+first to ``target`` wins. ``race_table`` solves the model exactly for every score; lookups are
 O(1). Fouls, penalty balls and свояк need no part in the model: they are
 already in the score the referee's ruling leaves.
+
+In the points games (classic71, five_ball), and in the others with
+``value="turn"``, a sample is worth the net points plus a turn value
+``T(p) = unit * (1.5 p - 0.5)`` for the table left: the ball the next
+shooter pots with chance p, less what the other player makes of a miss
+(taken as even), positive when it is us, with the same ``PotModel.chance``.
+``Valuation`` holds both, for one skill (the pot-probability model of the
+agent's noise preset, agents/shots/probability.py).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-#: The next shooter's chance of potting from the easiest open pot's
-#: difficulty ``D`` (``planner_leave.easiest_difficulty``) at ``pro``:
-#: ``1 / (1 + (D / D50) ** K)``, fitted by ``python -m bench.leave_calibration``
-#: (300 seeded pyramid positions, greedy's shot played 16 times under
-#: ``pro`` noise: D50 628, K 1.90; mean squared error 0.063 against 0.125 for
-#: ``planner_leave.pot_probability``, which rates a difficulty-500 table 0.91
-#: where 0.56 was measured). The midpoint scales inversely with the aim error.
-D50_PRO = 628.0
-K = 1.9
-PRO_PHI = 0.05
-#: The chance ``q`` that a shot later in a visit pots, at ``pro``, by
-#: variant: ``bpv / (1 + bpv)`` of greedy's balls per visit ``bpv`` against
-#: itself at ``pro`` (``piramida match --agents greedy,greedy --noise pro``,
-#: docs/agents.md). Free pyramid, where any ball may be struck, is a potting
-#: race (bpv 1.97 against itself, 2.9 against random: 0.7); the games with one
-#: cue ball are safety battles (combined: bpv 0.59, q 0.37).
-Q_PRO: dict[str, float] = {
-    "free": 0.7,
-    "combined": 0.37,
-    "moscow": 0.37,
-    "nevskaya": 0.37,
-    "dynamic": 0.37,
-}
-#: For a variant not listed.
-Q_PRO_DEFAULT = 0.5
-
-
-def next_pot_chance(difficulty: float | None, phi_sigma: float) -> float:
-    """The measured chance of potting from a table whose easiest open pot
-    has this difficulty; 0 when none is open."""
-    if difficulty is None:
-        return 0.0
-    d50 = D50_PRO * PRO_PHI / max(phi_sigma, 0.005)
-    return 1.0 / (1.0 + (max(difficulty, 0.0) / d50) ** K)
-
-
-def typical_chance(phi_sigma: float, variant: str = "free") -> float:
-    """The typical pot chance ``q`` of a shot later in a visit, for a player
-    of this aim error: the variant's ``Q_PRO`` at ``pro``, moved with the aim
-    error the way ``next_pot_chance`` moves."""
-    q_pro = Q_PRO.get(variant, Q_PRO_DEFAULT)
-    if phi_sigma <= 0:
-        return 0.97  # noise-free: runs end only on the hard shots
-    d_typical = D50_PRO * ((1.0 - q_pro) / q_pro) ** (1.0 / K)
-    return min(0.97, max(0.05, next_pot_chance(d_typical, phi_sigma)))
+from piramida.agents.shots.context import Context
+from piramida.agents.shots.probability import PotModel, easiest_difficulty
+from piramida.env.errors import PiramidaError
+from piramida.env.position import Position
 
 
 def race_tables(target: int, q: float, q_other: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -139,4 +110,207 @@ class RaceModel:
         return float(p * X[a - 1, b] + (1.0 - p) * (1.0 - Y[b, a]))
 
 
-__all__ = ["RaceModel", "next_pot_chance", "race_table", "race_tables", "typical_chance"]
+#: Turn value for a cue ball in hand (a pot is nearly always on).
+P_IN_HAND = 0.75
+#: A frame won or lost, in units of a ball.
+WIN_UNITS = 25.0
+#: Ways to score a sample (see ``Valuation``).
+VALUES = ("auto", "race", "turn")
+#: The variants "auto" scores by the race value: free pyramid, a potting
+#: race. Measured in combined (docs/agents.md): the turn value won 36 of 40
+#: against greedy where the race value, with q 0.7, was at 44 of 87 (and 7
+#: of 10 with q 0.37); the one-cue-ball pyramids are safety battles.
+RACE_AUTO = ("free",)
+#: Points a pot is worth in the five-ball game (docs/game_rules.md §5.7: 4-23).
+FIVE_BALL_UNIT = 8.0
+
+
+class Valuation:
+    """A sample's value for a player of the skill ``model`` describes:
+    ``mode`` "race" (the chance of winning the frame, in the games won by a
+    number of balls), "turn" (net points plus the turn value of the table
+    left) or "auto" (race in ``RACE_AUTO``); ``q``, ``q_other``: the race
+    model's later-shot pot chances of the planner and the opponent (None:
+    ``model.typical`` of the variant)."""
+
+    def __init__(
+        self, mode: str, model: PotModel, q: float | None = None, q_other: float | None = None
+    ) -> None:
+        if mode not in VALUES:
+            raise PiramidaError(f"planner: value must be one of {', '.join(VALUES)}, got {mode!r}")
+        self.mode = mode
+        self.model = model
+        self.q = q
+        self.q_other = q_other
+        self._races: dict[tuple[int, str], RaceModel] = {}
+
+    def ruling_value(self, ctx: Context, ruling: Any, immediate: float | None = None) -> float:
+        """A sample's value: the frame-winning chance after the ruling (race
+        value), or the net points plus the turn value of the table left."""
+        race = self.race(ctx)
+        if race is not None:
+            return self.race_value(ctx, race, ruling)
+        if immediate is None:
+            immediate = self.immediate(ctx, ruling)[0]
+        unit = self.unit(ctx.pos, ctx)
+        won = WIN_UNITS * unit if ruling.winner == ctx.me else 0.0
+        lost = WIN_UNITS * unit if ruling.winner == 1 - ctx.me else 0.0
+        return immediate + won - lost + self.leave(ctx, ruling)
+
+    def worst(self, ctx: Context) -> float:
+        """The value of a stroke the physics or the referee refuses."""
+        return 0.0 if self.race(ctx) is not None else -WIN_UNITS * self.unit(ctx.pos, ctx)
+
+    def unit(self, pos: Position, ctx: Context) -> float:
+        """Points one pot is worth on average in this variant."""
+        v = ctx.view.variant
+        if v == "five_ball":
+            return FIVE_BALL_UNIT
+        opts = ctx.referee.options
+        if v == "classic71" or opts.get("scoring") == "points":
+            ace = float(opts.get("ace_value", 11))
+            vals = [ace if b == "1" else float(b) for b in pos.ids if b.isdigit() and b != "0"]
+            return float(np.mean(vals)) if vals else 1.0
+        return 1.0
+
+    def immediate(self, ctx: Context, ruling: Any) -> tuple[float, bool]:
+        """Net points on the shot for the shooter (penalty balls and свояк
+        included, the frame's end not), and whether he scored."""
+        me, op = ctx.me, 1 - ctx.me
+        before = ctx.pos.score
+        gain = float((ruling.score[me] - before[me]) - (ruling.score[op] - before[op]))
+        owed = balls_owed(ruling)
+        gain += self.unit(ctx.pos, ctx) * (owed[me] - owed[op])
+        # A свояк in the one-cue-ball pyramids scores through the ball taken
+        # from the table after the shot (docs/game_rules.md §5.2), not the shelf.
+        potted = bool(ruling.legal and (ruling.scored.get(me) or owed[me] > 0))
+        return gain, potted
+
+    def race(self, ctx: Context) -> RaceModel | None:
+        """The race model of the frame, where the value is "race" (or "auto"
+        and the variant is in ``RACE_AUTO``), else None."""
+        if self.mode == "turn":
+            return None
+        opts = ctx.referee.options
+        target = opts.get("target")
+        v = ctx.view.variant
+        by_balls = v not in ("classic71", "five_ball") and opts.get("scoring", "balls") == "balls"
+        if self.mode == "auto" and v not in RACE_AUTO:
+            return None
+        if not (by_balls and isinstance(target, int) and target >= 1):
+            if self.mode == "race":
+                raise PiramidaError(
+                    f"planner: value 'race' needs a variant won by a number of balls, not {v}"
+                )
+            return None
+        key = (target, v)
+        model = self._races.get(key)
+        if model is None:
+            q = self.q if self.q is not None else self.model.typical(v)
+            q_other = self.q_other if self.q_other is not None else q
+            model = self._races[key] = RaceModel(target, q, q_other)
+        return model
+
+    def next_chance(self, ctx: Context, pos: Position, in_hand: Any) -> float:
+        """The chance that whoever shoots next from ``pos`` pots:
+        ``model.chance`` of the easiest open pot (``shots.probability``), or
+        ``P_IN_HAND`` with ball in hand."""
+        if in_hand:
+            return P_IN_HAND
+        try:
+            cues = [c for c in ctx.referee.allowed_cue_balls(pos) if c in pos]
+        except PiramidaError:
+            cues = []
+        targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
+        return self.model.chance(easiest_difficulty(pos, cues, targets))
+
+    def race_value(self, ctx: Context, race: RaceModel, ruling: Any) -> float:
+        """The shooter's chance of winning the frame after this ruling."""
+        me = ctx.me
+        if ruling.winner is not None:
+            return 1.0 if ruling.winner == me else 0.0
+        if getattr(ruling.state, "over", False):
+            return 0.5
+        owed = balls_owed(ruling)
+        score = [int(ruling.score[0]) + owed[0], int(ruling.score[1]) + owed[1]]
+        nxt = ruling.next
+        if nxt.player is None or nxt.kind not in ("shot", "choice"):
+            return 0.5
+        who, hand, choose = next_shooter(ruling)
+        p = self.next_chance(ctx, ruling.position, hand)
+        w = race.at_table(score[who], score[1 - who], p, me=who == me)
+        if choose:
+            # The chooser shoots or hands the table to the offender,
+            # whichever is better for him (docs/game_rules.md §4.8).
+            w = max(w, 1.0 - race.at_table(score[1 - who], score[who], p, me=who != me))
+        return w if who == me else 1.0 - w
+
+    def turn_value(self, ctx: Context, pos: Position, in_hand: Any) -> float:
+        """What shooting next from ``pos`` is worth to that shooter."""
+        unit = self.unit(pos, ctx)
+        p = self.next_chance(ctx, pos, in_hand)
+        return unit * (1.5 * p - 0.5)
+
+    def leave(self, ctx: Context, ruling: Any) -> float:
+        """The turn value of the table the ruling leaves, for the shooter."""
+        if ruling.winner is not None or getattr(ruling.state, "over", False):
+            return 0.0
+        nxt = ruling.next
+        if nxt.kind not in ("shot", "choice") or nxt.player is None:
+            return 0.0
+        who, hand, choose = next_shooter(ruling)
+        t = self.turn_value(ctx, ruling.position.replace(to_move=who), hand)
+        if choose:
+            # The chooser shoots or hands the table over, whichever is better
+            # for him (docs/game_rules.md §4.8).
+            t = abs(t)
+        return t if who == ctx.me else -t
+
+    def shoot_or_hand_over(self, ctx: Context, hand: Any) -> bool:
+        """After the opponent's foul: is shooting better than making him
+        shoot again?"""
+        race = self.race(ctx)
+        if race is not None:
+            p = self.next_chance(ctx, ctx.pos, hand)
+            mine, theirs = ctx.pos.score[ctx.me], ctx.pos.score[1 - ctx.me]
+            shoot = race.at_table(mine, theirs, p)
+            return shoot >= 1.0 - race.at_table(theirs, mine, p, me=False)
+        return self.turn_value(ctx, ctx.pos.replace(to_move=ctx.me), hand) > 0
+
+
+def balls_owed(ruling: Any) -> tuple[int, int]:
+    """Balls each player is certain to get from the ruling's pending
+    choices, not yet in its score (``Pending.balls_owed``)."""
+    pend = getattr(ruling.state, "pending", None)
+    return pend.balls_owed() if pend is not None else (0, 0)
+
+
+def next_shooter(ruling: Any) -> tuple[int, Any, bool]:
+    """Who shoots after the ruling's pending choices, with which ball in
+    hand, and whether he chose to (shoot or hand the table over).
+
+    After a свояк (docs/game_rules.md §5.2) the opponent picks the ball but the
+    shooter plays on; after a foul the non-offender takes his ball (if any)
+    and then chooses (§4.8)."""
+    nxt = ruling.next
+    pend = getattr(ruling.state, "pending", None)
+    if nxt.kind == "shot" or pend is None:
+        return int(nxt.player), nxt.in_hand, False
+    if "svoyak" in pend.stages:
+        return int(pend.offender), pend.in_hand, False
+    return int(pend.chooser), pend.in_hand, True
+
+
+__all__ = [
+    "FIVE_BALL_UNIT",
+    "P_IN_HAND",
+    "RACE_AUTO",
+    "VALUES",
+    "WIN_UNITS",
+    "RaceModel",
+    "Valuation",
+    "balls_owed",
+    "next_shooter",
+    "race_table",
+    "race_tables",
+]

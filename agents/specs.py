@@ -93,7 +93,9 @@ class Key:
 #: other: a simulation count makes the agent reproducible on any machine.
 KEYS: dict[str, dict[str, Key]] = {
     "random": {},
-    "greedy": {},
+    "greedy": {
+        "noise": Key("noise", _noise, "the skill it plays for: none, pro, amateur, novice or a .toml"),
+    },
     "planner": {
         "budget": Key("budget_s", parse_duration, "thinking time per decision: 1s, 500ms"),
         "sims": Key("n_sims", _positive_int, "simulated strokes per decision (instead of a budget)"),
@@ -132,6 +134,13 @@ class AgentSpec:
             out.pop("n_sims", None)
         out.update(given)
         return out
+
+    def defaults(self, offered: Mapping[str, Any]) -> dict[str, Any]:
+        """Of a caller's ``offered`` defaults, the ones this agent takes
+        (the constructor arguments of its keys, and ``seed``): a match
+        offers every agent its noise preset and the planner's budget."""
+        args = {k.arg for k in KEYS.get(self.name, {}).values()} | {"seed"}
+        return {k: v for k, v in offered.items() if k in args}
 
     def build(self, defaults: Mapping[str, Any] | None = None) -> Any:
         from piramida.agents import make_agent

@@ -18,7 +18,7 @@ speed, draw or follow) of the ``--refine`` best so far, each round with
 half the steps and twice the samples. The ``--final`` best are played
 ``--final-samples`` times. Each
 sample is judged by the variant's referee and scored by the planner's own
-value of the ruling (``PlannerAgent.ruling_value``: the frame-winning
+value of the ruling (``PlannerAgent.valuation.ruling_value``: the frame-winning
 chance of the race model in free pyramid), so the book ranks strokes the
 way the planner would. Sample ``k`` of every stroke plays the rack of seed
 ``k + 1`` with the same noise seed (common random numbers, which make the
@@ -158,14 +158,14 @@ def _rack(k: int) -> tuple[Any, Any]:
     ``k + 1``. The break itself does not depend on the labels
     (docs/physics.md, "Simultaneous contacts"); a variant whose rules read
     the numbers still sees a different rack per sample."""
-    from piramida.agents.planner_candidates import Budget, PlanContext
+    from piramida.agents.shots.context import Context
     from piramida.env.position import Position
     from piramida.env.view import GameView
 
     got = _W["racks"].get(k)
     if got is None:
         pos = Position.start(_W["variant"], seed=k + 1)
-        got = _W["racks"][k] = (pos, PlanContext(GameView.for_position(pos), Budget(None, 10**9)))
+        got = _W["racks"][k] = (pos, Context(GameView.for_position(pos)))
     return got
 
 
@@ -194,7 +194,7 @@ def evaluate(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
         # from the table after the shot (docs/game_rules.md §5.2).
         owed = pend.balls_owed()[ctx.me] if pend is not None else 0
         scored += int(bool(ru.legal and (ru.scored.get(ctx.me) or owed)))
-        vals.append(pl.ruling_value(ctx, ru))
+        vals.append(pl.valuation.ruling_value(ctx, ru))
     return {**s, "samples": n, "value": float(np.mean(vals)), "p_legal": legal / n, "p_pot": scored / n}
 
 

@@ -8,6 +8,8 @@ Run from the repository root::
     .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--out FILE]
     .venv/bin/python -m bench.planner combine RUN.json ...   # pool 'piramida match --json' runs
     .venv/bin/python -m bench.planner budget-use [--budget 1]   # what a wall-time budget buys
+    .venv/bin/python -m bench.planner fingerprint --out FILE    # the top 3 plans in 35 positions
+    .venv/bin/python -m bench.planner compare A.json B.json     # where two fingerprints differ
 
 ``decisions`` plays one decision in each reference position
 (``bench/positions/reference.jsonl``, 200 seeded positions across the
@@ -18,6 +20,12 @@ rate (the shooter scored), the foul rate and the mean and maximum time per
 decision. ``match`` is ``eval.match.run_match`` - the code behind
 ``piramida match`` - with the planner's budget given as a simulation count
 (``--sims``, reproducible on any machine) or seconds (``--budget``).
+
+``fingerprint`` records what a change to the agents did to their
+decisions: the planner's top three plans (shot, kind, samples, pot and foul
+shares, value) at a fixed simulation count in the first ``--per-variant``
+reference positions of each variant (35 by default), and greedy's shot in
+all 200. ``compare`` lists the positions where two fingerprints differ.
 """
 
 from __future__ import annotations
@@ -126,18 +134,12 @@ def match(
     sims: int | None,
     budget: float | None,
     seed: int,
-    centred: bool = False,
-    run: float | None = None,
     value: str | None = None,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     from piramida.eval.match import run_match
 
     kw: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
-    if centred:
-        kw["centred"] = True
-    if run is not None:
-        kw["run"] = run
     if value is not None:
         kw["value"] = value
     kw.update(extra or {})
@@ -157,7 +159,7 @@ def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str
     simulated strokes (generation, total) and candidates in the first
     ``per_variant`` reference positions that are not breaks."""
     from piramida.agents.planner import PlannerAgent, warm_up
-    from piramida.agents.planner_candidates import Budget, PlanContext
+    from piramida.agents.shots.context import Budget, Context
 
     refs = load_positions()
     out: dict[str, Any] = {}
@@ -170,12 +172,13 @@ def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str
         planner = PlannerAgent(budget_s=budget, noise="pro")
         rows = []
         for pos in picks:
-            ctx = PlanContext(_view(pos), Budget(budget, None))
+            spend = Budget(budget, None)
+            ctx = Context(_view(pos), spend)
             t0 = time.perf_counter()
             cands = planner.candidates(ctx)
-            gen = ctx.budget.used
+            gen = spend.used
             planner.evaluate(ctx, cands)
-            rows.append((time.perf_counter() - t0, gen, ctx.budget.used, len(cands)))
+            rows.append((time.perf_counter() - t0, gen, spend.used, len(cands)))
         out[var] = {
             "positions": len(rows),
             "mean_s": statistics.fmean(r[0] for r in rows),
@@ -185,6 +188,79 @@ def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str
             "candidates": [r[3] for r in rows],
         }
     return {"budget_s": budget, "variants": out}
+
+
+def fingerprint_positions(per_variant: int) -> list[tuple[int, Any]]:
+    """(index, position): the first ``per_variant`` reference positions of
+    each variant, in file order."""
+    seen: dict[str, int] = {}
+    out = []
+    for i, ref in enumerate(load_positions()):
+        pos = ref["position"]
+        if seen.get(pos.variant, 0) < per_variant:
+            seen[pos.variant] = seen.get(pos.variant, 0) + 1
+            out.append((i, pos))
+    return out
+
+
+def fingerprint(sims: int, per_variant: int, seed: int, noise: str, greedy: bool = True) -> dict[str, Any]:
+    """The planner's top three plans at ``sims`` simulated strokes a
+    decision (reproducible on any machine) and greedy's shots; see the
+    module docstring."""
+    from piramida.agents.greedy import GreedyAgent
+    from piramida.agents.planner import PlannerAgent
+
+    planner = PlannerAgent(budget_s=None, n_sims=sims, noise=noise, seed=seed)
+    rows = []
+    for i, pos in fingerprint_positions(per_variant):
+        plans = planner.plan(_view(pos), top=3)
+        rows.append(
+            {
+                "index": i,
+                "variant": pos.variant,
+                "plans": [
+                    {
+                        "shot": p.shot.to_text(),
+                        "kind": p.kind,
+                        "samples": p.samples,
+                        "p_pot": round(p.p_pot, 6),
+                        "p_foul": round(p.p_foul, 6),
+                        "value": round(p.value, 6),
+                    }
+                    for p in plans
+                ],
+            }
+        )
+    out: dict[str, Any] = {"sims": sims, "seed": seed, "noise": noise, "planner": rows}
+    if greedy:
+        agent = GreedyAgent(noise=noise)
+        out["greedy"] = [agent.act(_view(r["position"])).to_text() for r in load_positions()]
+    return out
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Positions whose top plan, top-3 shots, or any recorded number differ."""
+    rows_a = {r["index"]: r for r in a["planner"]}
+    rows_b = {r["index"]: r for r in b["planner"]}
+    best, top3, numbers = [], [], []
+    for i in sorted(set(rows_a) & set(rows_b)):
+        pa, pb = rows_a[i]["plans"], rows_b[i]["plans"]
+        if [p["shot"] for p in pa[:1]] != [p["shot"] for p in pb[:1]]:
+            best.append(i)
+        if [p["shot"] for p in pa] != [p["shot"] for p in pb]:
+            top3.append(i)
+        if pa != pb:
+            numbers.append(i)
+    ga, gb = a.get("greedy") or [], b.get("greedy") or []
+    greedy = [i for i, (x, y) in enumerate(zip(ga, gb, strict=False)) if x != y]
+    return {
+        "positions": len(set(rows_a) & set(rows_b)),
+        "best_shot_differs": best,
+        "top3_shots_differ": top3,
+        "any_number_differs": numbers,
+        "greedy_positions": min(len(ga), len(gb)),
+        "greedy_differs": greedy,
+    }
 
 
 def combine(paths: list[Path]) -> dict[str, Any]:
@@ -249,13 +325,20 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--sims", type=int, default=300)
     m.add_argument("--budget", type=float, default=None, help="seconds instead of --sims")
     m.add_argument("--seed", type=int, default=1)
-    m.add_argument("--centred", action="store_true", help="planner pots from greedy's centred aim")
-    m.add_argument("--run", type=float, default=None, help="planner's run value (balls)")
     m.add_argument("--value", default=None, help="planner's sample value: auto, race, turn")
     bu = sub.add_parser("budget-use", help="time and simulations a wall-time budget buys")
     bu.add_argument("--budget", type=float, default=1.0)
     bu.add_argument("--positions", type=int, default=8)
     bu.add_argument("--variants", default="free,combined,classic71")
+    fp = sub.add_parser("fingerprint", help="the planner's top 3 plans in 35 positions, greedy's shots in 200")
+    fp.add_argument("--sims", type=int, default=1000)
+    fp.add_argument("--per-variant", type=int, default=5)
+    fp.add_argument("--seed", type=int, default=0)
+    fp.add_argument("--noise", default="pro")
+    fp.add_argument("--out", type=Path, default=None)
+    cp = sub.add_parser("compare", help="where two fingerprints differ")
+    cp.add_argument("a", type=Path)
+    cp.add_argument("b", type=Path)
     c = sub.add_parser("combine", help="pool piramida match --json outputs")
     c.add_argument("files", nargs="+", type=Path)
     m.add_argument("--kw", default=None, help="more planner keywords as JSON")
@@ -285,6 +368,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"(generation {min(row['generation_sims'])}-{max(row['generation_sims'])}), "
                 f"candidates {min(row['candidates'])}-{max(row['candidates'])}"
             )
+    elif a.cmd == "fingerprint":
+        out = fingerprint(a.sims, a.per_variant, a.seed, a.noise)
+        print(f"{len(out['planner'])} planner positions, {len(out.get('greedy', []))} greedy shots")
+    elif a.cmd == "compare":
+        out = compare(*(json.loads(p.read_text(encoding="utf-8")) for p in (a.a, a.b)))
+        print(json.dumps(out))
     elif a.cmd == "combine":
         out = combine(a.files)
         lo, hi = out["ci95"][0]
@@ -303,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         sims = None if a.budget is not None else a.sims
-        out = match(a.variant, a.games, sims, a.budget, a.seed, a.centred, a.run, a.value, json.loads(a.kw) if a.kw else None)
+        out = match(a.variant, a.games, sims, a.budget, a.seed, a.value, json.loads(a.kw) if a.kw else None)
         print(out["summary"])
         lo, hi = out["ci95"][0]
         print(

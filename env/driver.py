@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from piramida.env.errors import PiramidaError
-from piramida.env.events import Event
+from piramida.env.events import Event, events_from_list
 from piramida.env.game import Game
 from piramida.env.position import Position
 from piramida.env.random_shots import random_lag_shot, random_shot
@@ -169,6 +169,23 @@ class FrameDriver:
             position=position,
         )
         return self._game
+
+    def resume(self, game: Game, seed: int = 0, pair: int = 0) -> Game:
+        """Go on with ``game`` (a loaded save, or a frame in progress): its
+        strokes from now on are simulated here under this driver's noise,
+        the ``n``-th stroke of a seat keyed as in a frame of (seed, pair),
+        counting the strokes each seat has already played."""
+        self.seed, self.pair = int(seed), int(pair)
+        self._fallback = fallback_rng(self.seed, self.pair)
+        self.last_result = None
+        self.actions = len(game.history)
+        self.strokes = [0, 0]
+        for seat, entry in zip(seats_of(game), game.history, strict=True):
+            if entry["type"] == "shot":
+                self.strokes[seat] += 1
+        game.simulate = self._simulate
+        self._game = game
+        return game
 
     @property
     def game(self) -> Game:
@@ -309,6 +326,35 @@ class FrameDriver:
         return g
 
 
+def seats_of(game: Game) -> list[int]:
+    """The seat that took each action of ``game.history``: the history is
+    judged again on a fresh copy of the game (the recorded outcomes, no
+    physics)."""
+    saved = game.to_dict()
+    history = saved["history"]
+    copy = Game.from_dict(saved | {"history": []}, simulate=_no_physics, table=game.referee.table)
+    seats = []
+    for entry in history:
+        nxt = copy.state.next
+        seats.append(int(nxt.player) if nxt.player is not None else copy.position.to_move)
+        if entry["type"] == "choice":
+            copy.choose(str(entry["choice"]))
+            continue
+        copy.play_recorded(
+            Shot.from_dict(entry["shot"]),
+            events_from_list(entry["events"]),
+            Position.from_dict(entry["after"], copy.referee.table),
+            entry.get("think_s"),
+        )
+        for kind in entry.get("reported", []):
+            copy.report_foul(str(kind))
+    return seats
+
+
+def _no_physics(position: Position, shot: Shot) -> tuple[Sequence[Event], Position]:
+    raise PiramidaError("replaying a recorded game simulates nothing")
+
+
 def _show(action: Any) -> str:
     if isinstance(action, Shot):
         return f"shot {action.to_text()}"
@@ -324,4 +370,5 @@ __all__ = [
     "fallback_rng",
     "noise_rng",
     "rack_seed",
+    "seats_of",
 ]

@@ -121,6 +121,9 @@ def test_demo_writes_a_picture_per_variant(tmp_path: Path) -> None:
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "planner:sims=30" in page and "data:image/png;base64," in page
     assert (out / "results.sqlite").is_file() and "report ->" in text
+    # The last line says how to start the web page.
+    last = text.strip().splitlines()[-1]
+    assert last.startswith("the web page (docs/ui.md): ") and "piramida serve" in last
 
 
 def test_demo_refuses_a_file_as_folder(tmp_path: Path) -> None:

@@ -125,3 +125,40 @@ def test_import_reader_resolves_every_form(source: str, expected: str) -> None:
 def test_import_reader_in_a_package_init() -> None:
     mods = imported_modules("from .events import Event", "piramida.env.physics", is_package=True)
     assert "piramida.env.physics.events" in mods
+
+
+def _private_reaches(path: Path) -> list[str]:
+    """``from m import _name`` and ``m._name`` (``m`` an imported module or
+    name) in one source file: another module's underscore names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported: set[str] = set()
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    out.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {node.module}.{alias.name}")
+                imported.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            imported.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in imported
+        ):
+            out.append(f"{path.relative_to(ROOT)}:{node.lineno} reads {node.value.id}.{node.attr}")
+    return out
+
+
+def test_nothing_reaches_into_another_modules_underscore_names() -> None:
+    # A module's underscore names are its own: what another module needs is
+    # public (named without the underscore) and documented where it lives.
+    bad = []
+    for folder in ("piramida", "env", "agents", "eval", "training", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if "__pycache__" not in path.parts and ".venv" not in str(path):
+                bad.extend(_private_reaches(path))
+    assert bad == []

@@ -121,6 +121,10 @@ def test_wheel_contents(wheel: Path) -> None:
         "piramida/training/__init__.py",
         "piramida/eval/__init__.py",
         "piramida/configs/tables/russian_12ft.toml",
+        "piramida/web/app.py",
+        "piramida/web/static/index.html",
+        "piramida/web/static/app.js",
+        "piramida/web/static/style.css",
     ):
         assert need in names, f"{need} missing from {wheel.name}"
     # Every module file in the source folders is in the wheel.

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from piramida.agents.aim import aim_point
+from piramida.agents.shots.ghost import aim_point
 from piramida.cli import app
 from piramida.commands.suggest import parse_budget
 from piramida.env.position import Position

@@ -96,7 +96,7 @@ class Decoded:
     corrections: tuple[str, ...] = ()
 
 
-def _show(x: Any, limit: int = 60) -> str:
+def show(x: Any, limit: int = 60) -> str:
     """``x`` for an error message: one line, at most ``limit`` characters."""
     if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**18:
         return f"an integer of {x.bit_length()} bits"
@@ -129,12 +129,12 @@ def _reals(value: Any, what: str, n: int) -> np.ndarray:
     integer or float dtype."""
 
     def bad() -> InvalidActionError:
-        return InvalidActionError(f"{what} must be {n} real numbers, got {_show(value)}")
+        return InvalidActionError(f"{what} must be {n} real numbers, got {show(value)}")
 
     if isinstance(value, (list, tuple)):
         if len(value) != n:
             raise InvalidActionError(
-                f"{what} must be {n} numbers, got {len(value)}: {_show(value)}"
+                f"{what} must be {n} numbers, got {len(value)}: {show(value)}"
             )
         xs = [_real(x) for x in value]
         if any(x is None for x in xs):
@@ -153,7 +153,7 @@ def _reals(value: Any, what: str, n: int) -> np.ndarray:
             raise InvalidActionError(f"{what} must be {n} numbers, got shape {arr.shape}")
         out = arr.astype(np.float64)
     if not np.isfinite(out).all():
-        raise InvalidActionError(f"{what} must be finite, got {_show(out.tolist())}")
+        raise InvalidActionError(f"{what} must be finite, got {show(out.tolist())}")
     return out
 
 
@@ -176,7 +176,7 @@ def _integer(value: Any, key: str, n: int) -> int:
         k = int(v)
     if k is None or not 0 <= k < n:
         raise InvalidActionError(
-            f"action[{key!r}] must be an integer in [0, {n}), got {_show(value)}"
+            f"action[{key!r}] must be an integer in [0, {n}), got {show(value)}"
         )
     return k
 
@@ -205,12 +205,12 @@ def check_action(action: Any) -> Action:
     if not isinstance(action, Mapping):
         raise InvalidActionError(
             f"the action must be a dict with the keys {', '.join(ACTION_KEYS)}, "
-            f"got {type(action).__name__} {_show(action)}"
+            f"got {type(action).__name__} {show(action)}"
         )
     missing = [k for k in ACTION_KEYS if k not in action]
     extra = [k for k in action if k not in ACTION_KEYS]
     if missing or extra:
-        what = [f"missing {missing}"] * bool(missing) + [f"unknown {_show(extra)}"] * bool(extra)
+        what = [f"missing {missing}"] * bool(missing) + [f"unknown {show(extra)}"] * bool(extra)
         raise InvalidActionError(
             f"the action must have exactly the keys {', '.join(ACTION_KEYS)}: {'; '.join(what)}"
         )

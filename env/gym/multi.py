@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from .decode import Decoded, InvalidActionError, _show
+from .decode import Decoded, InvalidActionError, show
 from .encode import action_mask, observe
 from .frame import DEFAULT_NOISE, Frame
 from .single import DEFAULT_MAX_SHOTS
@@ -156,7 +156,7 @@ class MultiAgentPyramidCore:
             )
         if actor not in action_dict:
             raise InvalidActionError(
-                f"{actor} is to act; got actions for {_show(list(action_dict))}"
+                f"{actor} is to act; got actions for {show(list(action_dict))}"
             )
         player = AGENTS.index(actor)
         action = action_dict[actor]

@@ -169,18 +169,31 @@ class ShotResult:
         """Full state (x, y, vx, vy, wx, wy, wz) of every ball in play at
         time t, after the events at t (from the closed-form segments)."""
         out: dict[str, np.ndarray] = {}
-        seg = self._segments
         for i, b in enumerate(self._ids):
-            rows = seg[(seg[:, 0] == i) & (seg[:, 1] <= t)]
-            if len(rows) == 0:
-                continue
-            row = rows[-1]
-            if row[9] < 0:
-                continue
-            s = np.empty(7)
-            evolve(np.ascontiguousarray(row[2:9]), int(row[9]), t - row[1], self._P, s)
-            out[b] = s
+            s = self._state(i, t)
+            if s is not None:
+                out[b] = s
         return out
+
+    def state_of(self, ball: str, t: float) -> np.ndarray | None:
+        """``states_at(t).get(ball)``, computing that ball's state only."""
+        try:
+            i = self._ids.index(ball)
+        except ValueError:
+            return None
+        return self._state(i, t)
+
+    def _state(self, i: int, t: float) -> np.ndarray | None:
+        seg = self._segments
+        rows = seg[(seg[:, 0] == i) & (seg[:, 1] <= t)]
+        if len(rows) == 0:
+            return None
+        row = rows[-1]
+        if row[9] < 0:
+            return None
+        s = np.empty(7)
+        evolve(np.ascontiguousarray(row[2:9]), int(row[9]), t - row[1], self._P, s)
+        return s
 
     @property
     def duration(self) -> float:

@@ -1,6 +1,12 @@
 """The ``Referee`` protocol, the variant registry, and what every variant
 shares: shot checks, the common fouls of docs/game_rules.md §4.12, ball in hand, and
 the choices after a foul (§4.8) or an illegal break (§4.2).
+
+``BaseReferee.judge`` is a template method: the part every variant shares
+(the state the shot is played in, the shot's facts from the event log and
+the common fouls, the ``Ruling`` built at the end) is here; what a shot
+earns under a variant's rules is its ``rule`` hook, which answers a
+``Judgement``.
 """
 
 from __future__ import annotations
@@ -8,6 +14,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from piramida.env.errors import IllegalShotError, UnknownVariantError
@@ -27,11 +34,27 @@ from piramida.env.rules.ruling import (
     Pending,
     Ruling,
     State,
+    order_fouls,
 )
 from piramida.env.shot import Shot
 from piramida.env.table import Table
 
 XY = tuple[float, float]
+
+
+@dataclass
+class Judgement:
+    """What a variant's rules make of a shot (``BaseReferee.rule``): the
+    fouls (the common ones and the variant's own), the balls each player
+    scored, the balls re-spotted and where, the notes of the penalty line,
+    the score after the shot and the state the frame goes on in."""
+
+    fouls: set[str]
+    scored: dict[int, tuple[str, ...]]
+    respotted: Mapping[str, XY]
+    score: tuple[int, int]
+    state: State
+    notes: list[str] = field(default_factory=list)
 
 
 class Referee(Protocol):
@@ -86,7 +109,8 @@ def get_referee(variant: str, options: Mapping[str, Any] | None = None, table: T
 
 
 class BaseReferee:
-    """Shared machinery; variants override the hooks."""
+    """Shared machinery; variants override the hooks (``rule`` for what a
+    shot earns)."""
 
     game_type: GameType
     #: Does every shot but the break have to satisfy item 20?
@@ -246,6 +270,49 @@ class BaseReferee:
 
     def check_call(self, position: Position, shot: Shot, bad: Callable[[str], Exception]) -> None:
         """Variants without a call ignore one."""
+
+    # ------------------------------------------------------------ judging
+    def judge(
+        self,
+        before: Position,
+        shot: Shot,
+        events: Sequence[Event],
+        after: Position,
+        extra_fouls: Iterable[str] = (),
+        state: State | None = None,
+    ) -> Ruling:
+        """The ruling on ``shot`` played from ``before`` (the event log and
+        the position after it): the state it was played in (``state``, or
+        the frame at ``before``), the shot's facts and common fouls
+        (``facts_and_fouls``, ``extra_fouls`` added), then the variant's
+        ``rule``."""
+        if state is None:
+            state = self.initial_state(before)
+        facts, fouls = self.facts_and_fouls(self.fouls_position(before), shot, events, after, extra_fouls)
+        j = self.rule(before, shot, facts, fouls, state)
+        return Ruling(
+            legal=not j.fouls,
+            fouls=order_fouls(j.fouls),
+            scored=j.scored,
+            respotted=j.respotted,
+            penalty="; ".join(j.notes) or None,
+            score=j.score,
+            next=j.state.next,
+            winner=j.state.winner,
+            state=j.state,
+        )
+
+    def fouls_position(self, before: Position) -> Position:
+        """The position the common fouls are read from (five balls: never
+        a break)."""
+        return before
+
+    def rule(
+        self, before: Position, shot: Shot, facts: P.ShotFacts, fouls: set[str], state: State
+    ) -> Judgement:
+        """What the shot earns under the variant's rules; ``fouls`` holds
+        the common fouls, to which the variant adds its own."""
+        raise NotImplementedError(f"{type(self).__name__} has no rules for a shot")
 
     # ------------------------------------------------------------ fouls
     def common_fouls(self, before: Position, shot: Shot, facts: P.ShotFacts) -> set[str]:

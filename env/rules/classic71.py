@@ -20,14 +20,13 @@ Interpretations (docs/game_rules.md §5.6, §6), each pinned by a golden case:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 
-from piramida.env.events import Event
 from piramida.env.position import Position, object_ball_ids
 from piramida.env.rules import pyramid as P
-from piramida.env.rules.base import BaseReferee, make_state, register_game
+from piramida.env.rules.base import BaseReferee, Judgement, make_state, register_game
 from piramida.env.rules.options import COMMON_OPTIONS, GameType, Option
-from piramida.env.rules.ruling import Next, Pending, Ruling, State, order_fouls
+from piramida.env.rules.ruling import Next, Pending, State
 from piramida.env.shot import Shot
 
 _GAME_TYPE = GameType(
@@ -62,19 +61,7 @@ class ClassicReferee(BaseReferee):
         if shot.call[0] not in position or shot.call[0] == "0":
             raise bad(f"called ball {shot.call[0]} is not an object ball on the table")
 
-    def judge(
-        self,
-        before: Position,
-        shot: Shot,
-        events: Sequence[Event],
-        after: Position,
-        extra_fouls: Iterable[str] = (),
-        state: State | None = None,
-    ) -> Ruling:
-        if state is None:
-            state = self.initial_state(before)
-        assert state is not None
-        facts, fouls = self.facts_and_fouls(before, shot, events, after, extra_fouls)
+    def rule(self, before: Position, shot: Shot, facts: P.ShotFacts, fouls: set[str], state: State) -> Judgement:
         shooter, opp = before.to_move, 1 - before.to_move
         if "0" in facts.pocketed_ids:
             fouls.add("cue_ball_pocketed")  # §5.6
@@ -145,17 +132,7 @@ class ClassicReferee(BaseReferee):
             nxt_player = shooter if (success and scored) else opp
             p2, nxt = self.ready(pos, nxt_player, None)
             new = make_state(state, p2, nxt, None, fouls_charged=fc)
-        return Ruling(
-            legal=legal,
-            fouls=order_fouls(fouls),
-            scored={shooter: tuple(scored), opp: ()},
-            respotted=placed,
-            penalty="; ".join(notes) or None,
-            score=(pos.score[0], pos.score[1]),
-            next=new.next,
-            winner=new.winner,
-            state=new,
-        )
+        return Judgement(fouls, {shooter: tuple(scored), opp: ()}, placed, (pos.score[0], pos.score[1]), new, notes)
 
     def settle(self, state: State) -> tuple[State, str | None]:
         """A position with no object ball left (given by hand) ends as a

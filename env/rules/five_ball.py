@@ -26,12 +26,11 @@ Interpretations (docs/game_rules.md §5.7, §6), each pinned by a golden case:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from piramida.env.events import Event
 from piramida.env.position import Position, cue_ball_of
-from piramida.env.rules.base import BaseReferee, make_state, register_game
+from piramida.env.rules.base import BaseReferee, Judgement, make_state, register_game
 from piramida.env.rules.options import (
     COMMON_OPTIONS,
     GameType,
@@ -39,7 +38,8 @@ from piramida.env.rules.options import (
     Option,
     read_variant_config,
 )
-from piramida.env.rules.ruling import Next, Pending, Ruling, State, order_fouls
+from piramida.env.rules.pyramid import ShotFacts
+from piramida.env.rules.ruling import Next, Pending, State
 from piramida.env.shot import Shot
 
 _GAME_TYPE = GameType(
@@ -131,20 +131,11 @@ class FiveBallReferee(BaseReferee):
                 onto.add(other)
         return Counter(kind_of(b) for b in onto)
 
-    def judge(
-        self,
-        before: Position,
-        shot: Shot,
-        events: Sequence[Event],
-        after: Position,
-        extra_fouls: Iterable[str] = (),
-        state: State | None = None,
-    ) -> Ruling:
-        if state is None:
-            state = self.initial_state(before)
-        assert state is not None
-        check = before.replace(is_break=False)
-        facts, fouls = self.facts_and_fouls(check, shot, events, after, extra_fouls)
+    def fouls_position(self, before: Position) -> Position:
+        """No break in five balls: the first stroke's fouls are a shot's."""
+        return before.replace(is_break=False)
+
+    def rule(self, before: Position, shot: Shot, facts: ShotFacts, fouls: set[str], state: State) -> Judgement:
         shooter, opp = before.to_move, 1 - before.to_move
         cue = facts.cue
         if cue in facts.pocketed_ids:
@@ -207,17 +198,7 @@ class FiveBallReferee(BaseReferee):
         else:
             p2, nxt = self.ready(pos, shooter if same_player else opp, "house")
             new = make_state(state, p2, nxt, None)
-        return Ruling(
-            legal=legal,
-            fouls=order_fouls(fouls),
-            scored=scored,
-            respotted=placed,
-            penalty="; ".join(notes) or None,
-            score=(score[0], score[1]),
-            next=new.next,
-            winner=new.winner,
-            state=new,
-        )
+        return Judgement(fouls, scored, placed, (score[0], score[1]), new, notes)
 
     def exhausted(self, position: Position) -> str | None:
         """Never: every pocketed or jumped ball comes back (docs/game_rules.md §5.7)."""

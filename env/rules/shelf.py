@@ -9,20 +9,18 @@ offender's shelf back to the table, owed when his shelf is empty), the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from piramida.env.events import Event
 from piramida.env.position import Position
-from piramida.env.rules.base import BaseReferee, make_state
+from piramida.env.rules.base import BaseReferee, Judgement, make_state
+from piramida.env.rules.pyramid import ShotFacts
 from piramida.env.rules.ruling import (
     BALL_IN_HAND_ANYWHERE,
     REMOVE_BALL,
     TAKE_BALL,
     Next,
     Pending,
-    Ruling,
     State,
-    order_fouls,
 )
 from piramida.env.shot import Shot
 
@@ -89,19 +87,7 @@ class ShelfReferee(BaseReferee):
         return "no ball is on the table"
 
     # --------------------------------------------------------------- judge
-    def judge(
-        self,
-        before: Position,
-        shot: Shot,
-        events: Sequence[Event],
-        after: Position,
-        extra_fouls: Iterable[str] = (),
-        state: State | None = None,
-    ) -> Ruling:
-        if state is None:
-            state = self.initial_state(before)
-        assert state is not None
-        facts, fouls = self.facts_and_fouls(before, shot, events, after, extra_fouls)
+    def rule(self, before: Position, shot: Shot, facts: ShotFacts, fouls: set[str], state: State) -> Judgement:
         cue = facts.cue
         shooter, opp = before.to_move, 1 - before.to_move
         cue_gone = (not self.any_ball_scores) and (cue in facts.pocketed_ids or cue in facts.jumped)
@@ -179,17 +165,7 @@ class ShelfReferee(BaseReferee):
         new, end = self.settle(new)
         if end:
             notes.append(end)
-        return Ruling(
-            legal=legal,
-            fouls=order_fouls(fouls),
-            scored={shooter: tuple(scored), opp: ()},
-            respotted=placed,
-            penalty="; ".join(notes) or None,
-            score=score,
-            next=new.next,
-            winner=new.winner,
-            state=new,
-        )
+        return Judgement(fouls, {shooter: tuple(scored), opp: ()}, placed, score, new, notes)
 
     # --------------------------------------------------------------- choices
     def apply_choice(self, state: State, pend: Pending, choice: str) -> State:

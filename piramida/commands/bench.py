@@ -1,6 +1,9 @@
-"""``piramida bench physics``: shots per second against pooltool.
+"""``piramida bench physics``: shots per second against pooltool;
+``piramida bench candidates``: how long the shot toolbox takes to list a
+decision's candidates.
 
-A thin front to ``bench/physics_vs_pooltool.py`` (docs/performance.md).
+Thin fronts to ``bench/physics_vs_pooltool.py`` (docs/performance.md) and
+``bench/candidates.py`` (docs/agents.md).
 ``bench/`` is not part of the installed package, and neither is this
 command: it is registered only where the package runs from a source
 checkout that has ``bench/`` (``pip install -e .``, the Makefile's venv). A
@@ -31,7 +34,8 @@ def register(app: typer.Typer) -> None:
     if root is None:
         return  # installed from a wheel: no bench/, so no bench command
     bench_app = typer.Typer(
-        help="Benchmarks: piramida's physics against pooltool.", no_args_is_help=True
+        help="Benchmarks: piramida's physics against pooltool; the candidate shots of a decision.",
+        no_args_is_help=True,
     )
     app.add_typer(bench_app, name="bench")
 
@@ -61,6 +65,29 @@ def register(app: typer.Typer) -> None:
             argv.append("--quick")
         if out is not None:
             argv += ["--out", str(out)]
+        rc = main(argv)
+        if rc:
+            raise typer.Exit(rc)
+
+    @bench_app.command("candidates")
+    @friendly_errors
+    def candidates(
+        json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+        limit: int | None = typer.Option(None, "--limit", min=1, max=200, help="Only the first N reference positions."),
+        noise: str = typer.Option("pro", "--noise", help="The skill the candidates are found for."),
+    ) -> None:
+        """Mean and 95th-percentile time of agents.shots.candidates (every
+        candidate shot of a decision, with its features) over the 200
+        reference positions, on one core, and the mean number of candidates."""
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        from bench.candidates import main
+
+        argv = ["--noise", noise]
+        if json_out:
+            argv.append("--json")
+        if limit is not None:
+            argv += ["--limit", str(limit)]
         rc = main(argv)
         if rc:
             raise typer.Exit(rc)

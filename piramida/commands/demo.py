@@ -2,8 +2,9 @@
 
 A picture of the start position of every variant; then a short frame of
 free pyramid, greedy against random at the ``pro`` noise level, with a
-picture after each of the first shots (the balls' tracks drawn), and the
-summary of a few duplicate games (eval/match.py).
+picture after each of the first shots (the balls' tracks drawn), the
+summary of a few duplicate games (eval/match.py), the planner's
+suggestions, and last the one line that says how to start the web page.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ def register(app: typer.Typer) -> None:
         demo_suggestions(out, seed)
         if tournament_pairs > 0:
             _tournament(out, seed, tournament_pairs)
+        typer.echo(f"\nthe web page (docs/ui.md): {serve_command()}, then open http://127.0.0.1:8000/")
 
 
 #: The closing tournament: small enough for a minute on two cores.
@@ -107,6 +109,22 @@ def _tournament(out: Path, seed: int, pairs: int) -> None:
     (out / "report.html").write_text(to_html(rep), encoding="utf-8")
     typer.echo(summary(rep))
     typer.echo(f"report -> {out / 'report.html'}")
+
+
+def serve_command() -> str:
+    """The command that starts the web page: this environment's ``piramida``
+    (``.venv/bin/piramida serve`` under ``make run``)."""
+    import os
+    import sys
+
+    exe = Path(sys.executable).parent / "piramida"
+    if not exe.is_file():
+        return "piramida serve"
+    try:
+        rel = os.path.relpath(exe)
+    except ValueError:  # another drive
+        rel = str(exe)
+    return f"{rel if not rel.startswith('..') else exe} serve"
 
 
 #: Pictures of the demo frame: after each of its first shots.

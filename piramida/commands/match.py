@@ -77,11 +77,12 @@ def register(app: typer.Typer) -> None:
             fail(f"--games must be even: games are played in duplicate pairs (two games a rack), got {games}")
         if noise != "none":
             load_noise(noise)
-        # The planner thinks within the budget and plans for the match's noise.
-        # The budget is checked even when --sims replaces it: a typo is still a typo.
+        # Every agent plays for the match's noise (its pot-probability model);
+        # the planner thinks within the budget. The budget is checked even
+        # when --sims replaces it: a typo is still a typo.
         budget_s = parse_budget(budget)
-        planner_kw = {"budget_s": None if sims else budget_s, "n_sims": sims, "noise": noise}
-        kwargs = [planner_kw if parse_spec(n).name == "planner" else {} for n in names]
+        offered = {"budget_s": None if sims else budget_s, "n_sims": sims, "noise": noise}
+        kwargs = [parse_spec(n).defaults(offered) for n in names]
         result = run_match(
             variant,
             names,

@@ -52,7 +52,8 @@ def register(app: typer.Typer) -> None:
         # the agents' seeds all come from --seed (pair 0 of a match with it).
         driver = FrameDriver(variant, noise, parse_option_args(option))
         game = driver.reset(seed)
-        players = [s.build() for s in specs]
+        # Every agent plays for the frame's noise (its pot-probability model).
+        players = [s.build(s.defaults({"noise": noise})) for s in specs]
 
         def show(step: Step) -> None:
             if step.refused is not None:

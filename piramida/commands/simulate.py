@@ -18,7 +18,8 @@ from piramida.commands.common import (
 )
 
 
-def _describe(e) -> str:
+def describe_event(e) -> str:  # type: ignore[no-untyped-def]
+    """One readable line for an event of the log."""
     who = " ".join(e.balls)
     if e.type == "ball_ball":
         return f"ball {e.balls[0]} hits ball {e.balls[1]}"
@@ -76,7 +77,7 @@ def register(app: typer.Typer) -> None:
             for e in result.events:
                 if e.type == "motion" and not motion:
                     continue
-                typer.echo(f"{e.t:8.4f}s  {_describe(e)}")
+                typer.echo(f"{e.t:8.4f}s  {describe_event(e)}")
             pots = ", ".join(f"{b} in {p}" for b, p in result.pocketed) or "none"
             typer.echo(f"pocketed: {pots}")
             if result.off_table:

@@ -32,6 +32,7 @@ from piramida.commands.common import (
     out_path,
     print_json,
 )
+from piramida.env.errors import PiramidaError
 
 
 def parse_budget(text: str) -> float:
@@ -88,36 +89,67 @@ def suggest(
     return ranker.plan(view, top=top)
 
 
-def overlays_for(position: Any, plan: Any) -> list[Any]:
-    """Aim line, ghost ball, noise-free ball paths and the odds of a plan."""
+def plan_geometry(position: Any, plan: Any) -> dict[str, Any]:
+    """What a drawing of a plan shows, in table coordinates: the struck
+    ball and where it starts (``place`` for a ball in hand), the aim line
+    (``aim``: start and end), the ghost ball (None for a shot that is not a
+    pot line), the object ball (the pot's target, else the first ball the
+    struck ball meets, else None) and the noise-free ``paths`` of the balls
+    the shot moves, struck ball first. ``piramida suggest --png`` and the
+    web page (piramida/web) draw from it."""
+    import math
+
     import numpy as np
 
     from piramida.env.physics import simulate
-    from piramida.env.render import Overlay
 
     shot = plan.shot
-    out: list[Any] = []
     res = simulate(position, shot)
-    moved = [
-        (b, xs, ys)
-        for b, (_, xs, ys) in res.trajectories.items()
-        if len(xs) > 1 and float(np.ptp(xs) + np.ptp(ys)) > 1e-3
-    ]
-    for b, xs, ys in moved:
-        colour = "#ffd84a" if b == shot.ball else "#9ad0ff"
-        out.append(Overlay.path(list(zip(xs, ys, strict=True)), colour=colour))
+    paths: dict[str, list[tuple[float, float]]] = {}
+    for b, (_, xs, ys) in sorted(res.trajectories.items(), key=lambda kv: kv[0] != shot.ball):
+        if len(xs) > 1 and float(np.ptp(xs) + np.ptp(ys)) > 1e-3:
+            paths[b] = list(zip(xs.tolist(), ys.tolist(), strict=True))
     start = shot.place if shot.place is not None else position.xy(shot.ball)
     if plan.line is not None:
-        out.append(Overlay.ghost(plan.line.ghost))
+        ghost: tuple[float, float] | None = plan.line.ghost
         end = plan.line.ghost
+        target: str | None = plan.line.target
     else:
-        import math
-
+        ghost = None
         end = (
             start[0] + 0.4 * math.cos(math.radians(shot.phi)),
             start[1] + 0.4 * math.sin(math.radians(shot.phi)),
         )
-    out.append(Overlay.aim(start, end))
+        target = next(
+            (
+                e.balls[1] if e.balls[0] == shot.ball else e.balls[0]
+                for e in res.events
+                if e.type == "ball_ball" and shot.ball in e.balls
+            ),
+            None,
+        )
+    return {
+        "struck": shot.ball,
+        "start": (float(start[0]), float(start[1])),
+        "aim": ((float(start[0]), float(start[1])), (float(end[0]), float(end[1]))),
+        "ghost": None if ghost is None else (float(ghost[0]), float(ghost[1])),
+        "object": target,
+        "paths": paths,
+    }
+
+
+def overlays_for(position: Any, plan: Any) -> list[Any]:
+    """Aim line, ghost ball, noise-free ball paths and the odds of a plan."""
+    from piramida.env.render import Overlay
+
+    geo = plan_geometry(position, plan)
+    out: list[Any] = []
+    for b, pts in geo["paths"].items():
+        colour = "#ffd84a" if b == geo["struck"] else "#9ad0ff"
+        out.append(Overlay.path(pts, colour=colour))
+    if geo["ghost"] is not None:
+        out.append(Overlay.ghost(geo["ghost"]))
+    out.append(Overlay.aim(*geo["aim"]))
     t = position.table
     out.append(
         Overlay.text(
@@ -139,6 +171,32 @@ def draw_plan(position: Any, plan: Any, path: Path, title: str | None = None) ->
             balls=position.balls + ((plan.shot.ball, place[0], place[1]),), in_hand=None
         )
     draw_position(shown, overlays_for(position, plan), path=path, title=title)
+
+
+class SuggestError(PiramidaError):
+    """No suggestion for a position: it has no balls, or no playable shot."""
+
+
+def plans_for(position: Any, ranker: Any, top: int = 3, variant: str | None = None) -> list[Any]:
+    """The ``top`` plans of ``ranker`` (``ranking_agent``) for ``position``,
+    after the checks ``piramida suggest`` and the web API share: the variant
+    (when given) matches, there are balls, a shot was found. Each refusal is
+    a one-line ``PiramidaError``."""
+    from piramida.env.position import VARIANTS
+
+    if variant is not None and variant not in VARIANTS:
+        raise SuggestError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant is not None and position.variant != variant:
+        raise SuggestError(
+            f"--variant {variant} but the position is a {position.variant} position "
+            f"(position: {position.to_text()})"
+        )
+    if not position.balls:
+        raise SuggestError(f"the position has no balls on the table (position: {position.to_text()})")
+    plans = suggest(position, top=top, agent=ranker)
+    if not plans:
+        raise SuggestError(f"no playable shot found (position: {position.to_text()})")
+    return plans
 
 
 def format_plans(plans: list[Any]) -> str:
@@ -262,16 +320,7 @@ def register(app: typer.Typer) -> None:
         if png is not None:
             check_out_file(png, "--png", ".png")
         pos = load_position(position)
-        if variant is not None and pos.variant != variant:
-            fail(
-                f"--variant {variant} but the position is a {pos.variant} position "
-                f"(position: {pos.to_text()})"
-            )
-        if not pos.balls:
-            fail(f"the position has no balls on the table (position: {pos.to_text()})")
-        plans = suggest(pos, top=top, agent=ranker)
-        if not plans:
-            fail(f"no playable shot found (position: {pos.to_text()})")
+        plans = plans_for(pos, ranker, top, variant)
         if png is not None:
             try:
                 draw_plan(pos, plans[0], png, title=plans[0].description[:90])

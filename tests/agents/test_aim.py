@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from piramida.agents.aim import aim_point, path_clear, pot_lines
+from piramida.agents.shots.ghost import aim_point, path_clear, pot_lines
 from piramida.env.position import Position
 from piramida.env.table import Table
 

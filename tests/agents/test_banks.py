@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 
-from piramida.agents import greedy as G
-from piramida.agents.aim import aim_point, cue_speed_for, pot_lines
-from piramida.agents.banks import bank_lines, refine_bank
 from piramida.agents.base import GameView
-from piramida.agents.planner import PlannerAgent
-from piramida.agents.planner_candidates import BANK_SPEEDS, Budget, PlanContext
+from piramida.agents.shots.banks import bank_lines, refine_bank
+from piramida.agents.shots.candidates import BANK_SPEEDS, candidates
+from piramida.agents.shots.context import Budget, Context
+from piramida.agents.shots.ghost import aim_point, cue_speed_for, pot_lines
 from piramida.env.game import Game
 from piramida.env.physics import simulate
 from piramida.env.position import Position
@@ -69,13 +68,13 @@ def test_bank_lines_reflect_like_a_mirror() -> None:
 def test_refine_bank_corrects_the_aim_until_it_pots() -> None:
     pos = _pos()
     game = Game.new("combined", position=pos)
-    ctx = G.Context(GameView.of(game))
+    ctx = Context(GameView.of(game))
     line = bank_lines(pos, "0")[0]
     v = cue_speed_for(line, T) * BANK_SPEEDS[-1]
     # The mirror aim alone misses: the cushion is not a mirror.
     plain = simulate(pos, ctx.shot(line, line.phi, v, None))
     assert line.target not in [b for b, _ in plain.pocketed]
-    tr = refine_bank(ctx, line, None, v, lambda t, ln: G.pots(t, ln, ctx.called))
+    tr = refine_bank(ctx, line, None, v)
     assert tr is not None
     res = simulate(pos, tr.shot)
     assert (line.target, line.pocket) in res.pocketed
@@ -87,9 +86,8 @@ def test_planner_bank_candidates_pot_and_are_legal() -> None:
     pos = _pos()
     game = Game.new("combined", position=pos)
     view = GameView.of(game)
-    planner = PlannerAgent(budget_s=None, n_sims=400, noise="pro")
-    ctx = PlanContext(view, Budget(None, 400))
-    banks = planner.banks(ctx)
+    cands = candidates(view, "pro", budget=Budget(None, 400))
+    banks = [c for c in cands if c.line is not None and c.line.bank is not None]
     assert banks
     for c in banks:
         assert c.line is not None and c.line.bank is not None and c.spin == "bank"

@@ -8,9 +8,9 @@ import math
 import pytest
 
 from piramida.agents import UnknownAgentError, make_agent
-from piramida.agents.aim import aim_point, pot_lines
 from piramida.agents.base import GameView
 from piramida.agents.greedy import GreedyAgent
+from piramida.agents.shots.ghost import aim_point, pot_lines
 from piramida.env.game import Game
 from piramida.env.physics import simulate
 from piramida.env.position import Position
@@ -105,7 +105,8 @@ def test_greedy_breaks_legally() -> None:
 def test_greedy_with_nothing_to_pot_plays_a_legal_safety() -> None:
     # The only object ball is far from every pocket line the coloured ball
     # can reach: no open pot (the agent has no candidate lines here).
-    from piramida.agents.greedy import Context, candidate_lines
+    from piramida.agents.shots.context import Context
+    from piramida.agents.shots.lines import candidate_lines
 
     pos = Position.from_balls("combined", {"0": (0.3, 0.9), "5": (1.4, 2.2)})
     game = Game.new("combined", position=pos)
@@ -118,7 +119,7 @@ def test_greedy_with_nothing_to_pot_plays_a_legal_safety() -> None:
 
 
 def test_choice_takes_the_easiest_ball_for_the_opponent() -> None:
-    from piramida.agents.greedy import rank_targets
+    from piramida.agents.shots.choices import rank_targets
 
     game, pos = _setup("free", "3", 0.0)
     ranked = rank_targets(pos, ["5", "9"])

@@ -13,8 +13,10 @@ from typer.testing import CliRunner
 
 from piramida.agents import make_agent
 from piramida.agents.base import NoLegalShotError
-from piramida.agents.greedy import Context, GreedyAgent, fallback
+from piramida.agents.greedy import GreedyAgent
 from piramida.agents.planner import PlannerAgent
+from piramida.agents.shots.context import Context
+from piramida.agents.shots.strokes import fallback
 from piramida.cli import app
 from piramida.commands.suggest import suggest
 from piramida.env.errors import PiramidaError

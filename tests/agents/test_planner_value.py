@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from piramida.agents.planner_value import RaceModel, race_table, race_tables, typical_chance
+from piramida.agents.planner_value import RaceModel, race_table, race_tables
 
 
 def _simulate_race(a: int, b: int, q: float, n: int, seed: int, q_other: float | None = None) -> float:
@@ -109,30 +109,3 @@ def test_bad_parameters_are_refused() -> None:
         race_table(8, 1.0)
     with pytest.raises(ValueError, match="q_other must"):
         race_tables(8, 0.7, 0.0)
-
-
-def test_typical_chance_falls_with_the_aim_error() -> None:
-    assert typical_chance(0.05) == pytest.approx(0.7, abs=0.01)
-    assert typical_chance(0.05) > typical_chance(0.2) > typical_chance(1.0)
-    assert typical_chance(0.0) == 0.97
-    # One cue ball makes a safety battle: runs are shorter than in free
-    # pyramid, where any ball may be struck.
-    assert typical_chance(0.05, "combined") == pytest.approx(0.37, abs=0.01)
-    assert typical_chance(0.05, "combined") < typical_chance(0.05, "free")
-
-
-def test_next_pot_chance_is_the_fitted_curve() -> None:
-    from piramida.agents.planner_value import D50_PRO, next_pot_chance
-
-    assert next_pot_chance(None, 0.05) == 0.0
-    assert next_pot_chance(D50_PRO, 0.05) == pytest.approx(0.5)
-    # Monotone in the difficulty and in the skill.
-    ds = [50.0, 200.0, 500.0, 1000.0, 3000.0]
-    ps = [next_pot_chance(d, 0.05) for d in ds]
-    assert all(a > b for a, b in zip(ps, ps[1:], strict=False))
-    assert next_pot_chance(500.0, 0.02) > next_pot_chance(500.0, 0.05) > next_pot_chance(500.0, 0.2)
-    # The measured bands of bench.leave_calibration (pro): ~0.95 below a
-    # difficulty of 150, ~0.55 around 450, ~0.25 above 800.
-    assert next_pot_chance(100.0, 0.05) > 0.93
-    assert 0.5 < next_pot_chance(450.0, 0.05) < 0.7
-    assert next_pot_chance(1200.0, 0.05) < 0.3

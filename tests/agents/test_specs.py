@@ -25,7 +25,7 @@ def test_caller_defaults_fill_what_the_spec_leaves_out() -> None:
 
 def test_built_agents_take_the_options() -> None:
     agent = parse_spec("planner:sims=123:noise=novice:book=false").build({"seed": 3})
-    assert agent.n_sims == 123 and agent.budget_s is None and agent.noise.name == "novice" and agent.book is False
+    assert agent.n_sims == 123 and agent.budget_s is None and agent.noise.name == "novice" and agent.search.book is False
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def test_built_agents_take_the_options() -> None:
     [
         ("", "agent spec is NAME"),
         ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
-        ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: none\)"),
+        ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: noise\)"),
         ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book\)"),
         ("planner:budget", "expected key=value"),
         ("planner:budget=fast", "budget must look like"),

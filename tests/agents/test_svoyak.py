@@ -5,14 +5,15 @@ scoring of the result in free and combined pyramid (docs/game_rules.md §5.1, §
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
-from piramida.agents import greedy as G
 from piramida.agents.base import GameView
-from piramida.agents.planner import PlannerAgent
-from piramida.agents.planner_candidates import Budget, PlanContext
-from piramida.agents.svoyak import pots_struck, refine_svoyak, svoyak_lines, svoyak_speed
+from piramida.agents.shots.candidates import PLANNER, candidates
+from piramida.agents.shots.context import Budget, Context
+from piramida.agents.shots.lines import targets_for
+from piramida.agents.shots.svoyak import pots_struck, refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.game import Game
 from piramida.env.physics import simulate
 from piramida.env.position import Position
@@ -46,9 +47,9 @@ def test_lines_leave_along_the_tangent() -> None:
 def test_refined_svoyak_goes_in_and_scores(variant: str) -> None:
     pos = _pos(variant)
     game = Game.new(variant, position=pos)
-    ctx = G.Context(GameView.of(game))
+    ctx = Context(GameView.of(game))
     struck = ctx.cue_balls()[0] if variant == "combined" else "3"
-    lines = svoyak_lines(pos, struck, G.targets_for(ctx, struck))
+    lines = svoyak_lines(pos, struck, targets_for(ctx, struck))
     got = None
     for ln in lines[:4]:
         for k, b in ((1.0, 0.0), (1.4, 0.0), (1.2, -0.3)):
@@ -77,10 +78,11 @@ def test_planner_offers_svoyaks_only_where_they_score() -> None:
             "classic71", {"0": (0.9, 1.1), "5": (1.3, 1.55), "9": (0.3, 2.9)}
         )
         game = Game.new(variant, position=pos)
-        planner = PlannerAgent(budget_s=None, n_sims=400, noise="pro", svoyaks=4)
-        got = planner.svoyaks(PlanContext(GameView.of(game), Budget(None, 400)))
+        cands = candidates(GameView.of(game), "pro", replace(PLANNER, svoyaks=4), Budget(None, 400))
+        got = [c for c in cands if c.line is not None and c.line.svoyak]
         assert bool(got) == want, variant
         for c in got:
-            assert c.line is not None and c.line.svoyak
-    off = PlannerAgent(budget_s=None, n_sims=400, noise="pro", svoyaks=0)
-    assert off.svoyaks(PlanContext(GameView.of(Game.new("free", position=_pos("free"))), Budget(None, 400))) == []
+            assert c.kind == "pot" and c.trial is not None and pots_struck(c.trial, c.line)
+    view = GameView.of(Game.new("free", position=_pos("free")))
+    off = candidates(view, "pro", PLANNER, Budget(None, 400))
+    assert not any(c.line is not None and c.line.svoyak for c in off)

@@ -1,5 +1,6 @@
 """``piramida bench physics``: registered, and (slow) a quick run whose JSON
-has the promised keys with values that are null or positive."""
+has the promised keys with values that are null or positive.
+``piramida bench candidates``: registered, and a two-position run."""
 
 from __future__ import annotations
 
@@ -42,3 +43,24 @@ def test_bench_physics_quick_json_report() -> None:
             )
     for key in ("cold_start_s", "warm_start_s"):
         assert rep[key] is None or rep[key] > 0
+
+
+def test_bench_candidates_is_registered_with_its_options() -> None:
+    result = runner.invoke(app, ["bench", "candidates", "--help"])
+    assert result.exit_code == 0, result.output
+    for opt in ("--json", "--limit", "--noise"):
+        assert opt in result.stdout
+
+
+def test_bench_candidates_json_report() -> None:
+    result = runner.invoke(app, ["bench", "candidates", "--json", "--limit", "2"])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout.strip().splitlines()[-1])
+    assert rep["positions"] == 2
+    assert rep["mean_ms"] > 0 and rep["p95_ms"] >= 0 and rep["mean_candidates"] >= 1
+
+
+def test_bench_candidates_refuses_an_unknown_preset_in_one_line() -> None:
+    result = runner.invoke(app, ["bench", "candidates", "--limit", "1", "--noise", "wizard"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output

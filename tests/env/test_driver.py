@@ -229,3 +229,28 @@ def test_noise_streams_are_keyed_by_all_four() -> None:
     assert len(set(draws.values())) == len(draws)
     assert float(noise_rng(1, 0, 0, 0).standard_normal()) == draws[(1, 0, 0, 0)]
     assert np.uint32(rack_seed(1, 0)) == rack_seed(1, 0)
+
+
+def test_seats_of_and_resume_go_on_with_a_saved_frame() -> None:
+    # A frame with fouls and choices (random agents), saved half way: the
+    # seats that acted are found again, and a driver that resumes the saved
+    # game plays each seat's next stroke with the noise it would have had.
+    from piramida.env.driver import seats_of
+
+    drv = FrameDriver("free", "pro")
+    game = drv.reset(6)
+    steps: list[Step] = []
+    drv.play([Rand(), Rand()], max_actions=12, on_step=steps.append)
+    assert seats_of(game) == [st.seat for st in steps]
+    assert any(st.kind == "choice" for st in steps) or len({st.seat for st in steps}) == 2
+    saved = Game.from_dict(game.to_dict())
+    other = FrameDriver("free", "pro")
+    other.resume(saved, seed=6)
+    assert other.strokes == drv.strokes and other.actions == len(game.history)
+    shot = Fixed().act(other.view())
+    a = drv.apply(shot) if isinstance(shot, str) else drv.apply(shot)
+    b = other.apply(shot)
+    assert a.ruling == b.ruling
+    if a.result is not None:
+        assert a.result.shot == b.result.shot  # the same stroke error
+    assert game.to_dict() == saved.to_dict()

@@ -135,3 +135,23 @@ def test_drawn_cushions_follow_the_table_geometry() -> None:
         for start, end in p.facings:
             assert any(math.dist(q, start) < 1e-12 for q in opening)
             assert any(math.dist(q, end) < 1e-12 for q in opening)
+
+
+def test_table_geometry_is_what_the_pictures_draw() -> None:
+    import json
+
+    from piramida.env.render import _cushion_polygon, _pocket_polygons, table_geometry
+
+    t = START.table
+    geo = json.loads(json.dumps(table_geometry(t)))  # plain JSON values
+    assert geo["length"] == t.length and geo["width"] == t.width and geo["ball_radius"] == t.ball_radius
+    for name in t.cushions:
+        assert geo["cushions"][name] == [[round(x, 6), round(y, 6)] for x, y in _cushion_polygon(t, name)]
+    for name, p in t.pockets.items():
+        opening, hole = _pocket_polygons(p)
+        assert len(geo["pockets"][name]["opening"]) == len(opening)
+        assert len(geo["pockets"][name]["hole"]) == len(hole)
+        for got, jaw in zip(geo["pockets"][name]["jaws"], p.jaws, strict=True):
+            assert got["centre"] == pytest.approx(list(jaw.centre), abs=1e-6) and got["radius"] == jaw.radius
+    assert geo["spots"]["rear"] == pytest.approx(list(t.rear_spot))
+    assert len(geo["sights"]) == 18

@@ -167,7 +167,7 @@ def test_cli_bad_input_is_one_line_exit_2(args: list[str]) -> None:
     assert len(res.stderr.strip().splitlines()) == 1
 
 
-def test_cli_passes_the_planner_its_budget_and_the_match_noise(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_passes_the_planner_its_budget_and_every_agent_the_match_noise(monkeypatch: pytest.MonkeyPatch) -> None:
     import piramida.eval.match as m
 
     seen: dict = {}
@@ -179,8 +179,12 @@ def test_cli_passes_the_planner_its_budget_and_the_match_noise(monkeypatch: pyte
     monkeypatch.setattr(m, "run_match", fake_run_match)
     res = runner.invoke(app, ["match", "--agents", "planner,greedy", "--sims", "40", "--noise", "amateur"])
     assert res.exit_code == 2
-    assert seen["agent_kwargs"] == [{"budget_s": None, "n_sims": 40, "noise": "amateur"}, {}]
+    # Greedy plays for the match's noise too (its pot-probability model).
+    assert seen["agent_kwargs"] == [{"budget_s": None, "n_sims": 40, "noise": "amateur"}, {"noise": "amateur"}]
+    seen.clear()
+    runner.invoke(app, ["match", "--agents", "random,greedy", "--noise", "novice"])
+    assert seen["agent_kwargs"] == [{}, {"noise": "novice"}]
     seen.clear()
     runner.invoke(app, ["match", "--agents", "greedy,planner", "--budget", "250ms"])
     assert seen["agent_kwargs"][1]["budget_s"] == pytest.approx(0.25)
-    assert seen["agent_kwargs"][0] == {}
+    assert seen["agent_kwargs"][0] == {"noise": "none"}  # the match default

@@ -149,3 +149,17 @@ def test_events_built_by_the_physics_equal_validated_events():
         again = Event.from_dict(e.to_dict())
         assert again == e and again.to_dict() == e.to_dict()
         assert type(e.t) is float and all(type(b) is str for b in e.balls)
+
+
+def test_one_balls_state_is_the_same_as_in_every_balls_states():
+    pos = Position.start("free", seed=2)
+    r = simulate(pos, Shot(ball="0", phi=88.0, v=6.0, place=(0.9, 0.6)))
+    times = [e.t for e in r.events[:40]] + [0.0, 0.37, r.duration + 1.0]
+    for t in times:
+        every = r.states_at(t)
+        for b in pos.ids + ("0", "no such ball"):
+            one = r.state_of(b, t)
+            if b in every:
+                assert one is not None and (one == every[b]).all()
+            else:
+                assert one is None

@@ -3,7 +3,10 @@
 Boilerplate only: positions, event logs and shots are built by the small
 helpers below; every expected ruling is written out by hand from the rules
 (docs/game_rules.md and the seed item named in ``source``), not computed by the code
-under test. Run: ``.venv/bin/python tests/golden/rulings/make_cases.py``.
+under test. Run: ``.venv/bin/python tests/golden/rulings/make_cases.py``
+(or with a folder to write into instead of this one; ``test_golden_rulings``
+regenerates the cases into a temporary folder and compares them with the
+committed files).
 """
 
 from __future__ import annotations
@@ -117,20 +120,23 @@ def std(variant="combined", **kw):
     return pos(variant, STD, **kw)
 
 
-def write():
-    for old in HERE.glob("*.json"):
+def write(out: Path = HERE):
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.json"):
         old.unlink()
     names = set()
     for c in CASES:
         assert c["name"] not in names, c["name"]
         names.add(c["name"])
-        (HERE / f"{c['name']}.json").write_text(json.dumps(c, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{len(CASES)} cases")
+        (out / f"{c['name']}.json").write_text(json.dumps(c, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{len(CASES)} cases -> {out}")
 
 
 if __name__ == "__main__":
+    import sys
+
     import cases_pyramid  # noqa: F401  (registers cases)
     import cases_variants  # noqa: F401
     import make_cases
 
-    make_cases.write()
+    make_cases.write(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)

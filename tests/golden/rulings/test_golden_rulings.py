@@ -1,12 +1,15 @@
 """Golden referee cases: each JSON file in this folder is a position before,
 a shot, an event log, the position after, options, and the ruling expected
 by the rules (docs/game_rules.md; the seed item is named in ``source``). The files are
-written by ``make_cases.py``; the expectations there are reasoned by hand."""
+written by ``make_cases.py``; the expectations there are reasoned by hand,
+and the committed files are what it writes (regenerated and compared here)."""
 
 from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +32,23 @@ def _close(a: Any, b: Any) -> bool:
     if isinstance(a, float) or isinstance(b, float):
         return isinstance(a, int | float) and isinstance(b, int | float) and math.isclose(a, b, abs_tol=1e-9)
     return a == b
+
+
+def test_the_committed_cases_are_what_make_cases_writes(tmp_path: Path) -> None:
+    """An expectation edited in a JSON file but not in make_cases.py (or the
+    other way round) is caught here."""
+    out = subprocess.run(
+        [sys.executable, str(HERE / "make_cases.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=HERE,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    made = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.glob("*.json")}
+    committed = {p.name: p.read_text(encoding="utf-8") for p in CASES}
+    assert sorted(made) == sorted(committed)
+    assert [n for n in sorted(made) if made[n] != committed[n]] == []
 
 
 def test_enough_cases() -> None:

@@ -19,17 +19,20 @@ leaves along G->T, away from it).
 
 The real ball is not always sliding at contact (it follows through as it
 rolls) and curves afterwards, so the aim is corrected by simulation
-(``refine_svoyak``: the secant of agents/banks.py on the struck ball's
+(``refine_svoyak``: the secant of shots/banks.py on the struck ball's
 closest miss of A after the contact).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from piramida.agents.aim import (
+from piramida.agents.shots.banks import miss_after, secant_aim
+from piramida.agents.shots.context import Context, Trial
+from piramida.agents.shots.ghost import (
     PotLine,
     aim_point,
     cue_speed_for,
@@ -38,8 +41,11 @@ from piramida.agents.aim import (
     pocket_window,
     unit_vector,
 )
-from piramida.agents.banks import miss_after, secant_aim
+from piramida.env.physics import ShotResult
 from piramida.env.position import Position
+from piramida.env.table import Table
+
+XY = tuple[float, float]
 
 #: Cuts outside this range (degrees) are not offered: a fuller hit leaves
 #: the struck ball too slow to travel, a thinner one barely moves the
@@ -54,7 +60,7 @@ SVOYAK_FACTOR = 1.5
 SVOYAK_ITERS = 8
 
 
-def svoyak_lines(position: Position, struck: str, targets: Any = None) -> list[PotLine]:
+def svoyak_lines(position: Position, struck: str, targets: Iterable[str] | None = None) -> list[PotLine]:
     """Every geometrically open свояк for ``struck``, easiest first.
     ``PotLine.target`` is the object ball it strikes, ``pocket`` where the
     struck ball goes, ``aim`` that pocket's aim point, ``object_distance``
@@ -109,14 +115,14 @@ def svoyak_lines(position: Position, struck: str, targets: Any = None) -> list[P
     return out
 
 
-def svoyak_speed(line: PotLine, table: Any) -> float:
+def svoyak_speed(line: PotLine, table: Table) -> float:
     """Cue speed for the struck ball to reach the pocket after the contact:
     ``cue_speed_for`` with the share of speed a cut leaves the struck ball
     (sin cut) in place of the share it passes on (cos cut)."""
     return cue_speed_for(replace(line, cut=90.0 - line.cut), table)
 
 
-def svoyak_miss(result: Any, line: PotLine) -> float | None:
+def svoyak_miss(result: ShotResult, line: PotLine) -> float | None:
     """Signed distance (m) by which the struck ball, after striking the
     line's object ball, passes the pocket's aim point; None if it struck
     something else first or nothing."""
@@ -128,15 +134,14 @@ def svoyak_miss(result: Any, line: PotLine) -> float | None:
     )
 
 
-def pots_struck(tr: Any, line: PotLine) -> bool:
+def pots_struck(tr: Trial, line: PotLine) -> bool:
     """The struck ball went into the line's pocket on a legal shot."""
     return bool(tr.ruling.legal) and (line.struck, line.pocket) in tr.result.pocketed
 
 
-def refine_svoyak(ctx: Any, line: PotLine, place: Any, v: float, **kw: Any) -> Any:
+def refine_svoyak(ctx: Context, line: PotLine, place: XY | None, v: float, **kw: Any) -> Trial | None:
     """Secant on the cue direction until the noise-free свояк goes in; the
-    trial (greedy's ``Trial``) or None. ``ctx`` is greedy's decision
-    context; ``kw`` (spin: ``b``) goes to the stroke."""
+    trial or None; ``kw`` (spin: ``b``) goes to the stroke."""
     return secant_aim(
         ctx,
         line,

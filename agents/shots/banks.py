@@ -16,15 +16,18 @@ measured along its path just after the cushion, to zero.
 Banks are long and sensitive (the error of the first leg is doubled by
 the second), so ``bank_lines`` rates them ``BANK_FACTOR`` times harder than
 a direct pot of the same length; the planner only looks at them when no
-direct pot is likely (agents/planner.py).
+direct pot is likely (``shots.candidates``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from piramida.agents.aim import (
+from piramida.agents.shots.aim import pots
+from piramida.agents.shots.context import Context, Trial
+from piramida.agents.shots.ghost import (
     PotLine,
     aim_point,
     each_target,
@@ -32,7 +35,11 @@ from piramida.agents.aim import (
     pocket_window,
     unit_vector,
 )
+from piramida.env.events import Event
+from piramida.env.physics import ShotResult
 from piramida.env.position import Position
+
+XY = tuple[float, float]
 
 #: A bank is rated this many times harder than a direct pot of the same
 #: path length and window (the cushion's error on top of the aim's).
@@ -47,7 +54,7 @@ MIN_POCKET_DEPTH = 0.15
 BANK_ITERS = 8
 
 
-def bank_lines(position: Position, struck: str, targets: Any = None) -> list[PotLine]:
+def bank_lines(position: Position, struck: str, targets: Iterable[str] | None = None) -> list[PotLine]:
     """Every geometrically open one-cushion bank for ``struck``, easiest
     first. ``PotLine.aim`` is the mirrored aim point (where the object ball
     is sent), ``object_distance`` the length of both legs and ``bank`` the
@@ -117,7 +124,7 @@ def bank_lines(position: Position, struck: str, targets: Any = None) -> list[Pot
 
 
 def closest_miss(
-    result: Any, ball: str, t0: float, t1: float, aim: tuple[float, float], samples: int = 24
+    result: ShotResult, ball: str, t0: float, t1: float, aim: XY, samples: int = 24
 ) -> float | None:
     """Signed distance (m) by which ``ball``, moving between times ``t0``
     and ``t1``, passes ``aim``: taken where its path comes closest to it
@@ -132,7 +139,7 @@ def closest_miss(
     best: tuple[float, float] | None = None
     for k in range(1, samples + 1):
         t = t0 + (t_end - t0) * k / (samples + 1)
-        st = result.states_at(t).get(ball)
+        st = result.state_of(ball, t)
         if st is None:
             break
         dx, dy, n = unit_vector(float(st[2]), float(st[3]))
@@ -145,7 +152,9 @@ def closest_miss(
     return None if best is None else best[1]
 
 
-def miss_after(result: Any, ball: str, aim: tuple[float, float], starts: Any) -> float | None:
+def miss_after(
+    result: ShotResult, ball: str, aim: XY, starts: Callable[[Event], bool | None]
+) -> float | None:
     """Signed distance (m) by which ``ball`` passes ``aim`` on the leg that
     begins with its first event for which ``starts(e)`` is True and ends at
     its next event (``closest_miss``). ``starts`` answers None for an event
@@ -169,12 +178,12 @@ def miss_after(result: Any, ball: str, aim: tuple[float, float], starts: Any) ->
     return closest_miss(result, ball, t0, t1, aim)
 
 
-def bank_miss(result: Any, line: PotLine, aim: tuple[float, float]) -> float | None:
+def bank_miss(result: ShotResult, line: PotLine, aim: XY) -> float | None:
     """Signed distance (m) by which the object ball, after its first
     cushion, passes the pocket's aim point; None if it touched another ball
     or cushion first, or never reached the bank's cushion."""
 
-    def starts(e: Any) -> bool | None:
+    def starts(e: Event) -> bool | None:
         if e.type == "ball_ball" and line.struck in e.balls:
             return None  # the contact that sends it
         return e.type == "cushion" and e.cushion == line.bank
@@ -183,12 +192,19 @@ def bank_miss(result: Any, line: PotLine, aim: tuple[float, float]) -> float | N
 
 
 def secant_aim(
-    ctx: Any, line: PotLine, place: Any, v: float, miss: Any, done: Any, iters: int, **kw: Any
-) -> Any:
+    ctx: Context,
+    line: PotLine,
+    place: XY | None,
+    v: float,
+    miss: Callable[[Trial], float | None],
+    done: Callable[[Trial], bool],
+    iters: int,
+    **kw: Any,
+) -> Trial | None:
     """Secant iteration on the cue direction driving ``miss(trial)`` (a
     signed distance, None when the stroke goes wrong) to zero; returns the
-    first trial for which ``done(trial)`` holds, or None. ``ctx`` is
-    greedy's decision context (one noise-free simulation per iteration)."""
+    first trial for which ``done(trial)`` holds, or None (one noise-free
+    simulation per iteration, ``Context.trial``)."""
     pts: list[tuple[float, float]] = []
     phi = line.phi
     for _ in range(iters):
@@ -212,10 +228,10 @@ def secant_aim(
     return None
 
 
-def refine_bank(ctx: Any, line: PotLine, place: Any, v: float, pots: Any) -> Any:
-    """Secant on the cue direction until the noise-free bank pots; the
-    potting trial (greedy's ``Trial``) or None. ``ctx`` is greedy's decision
-    context; ``pots(trial, line)`` says whether a trial pots the line."""
+def refine_bank(ctx: Context, line: PotLine, place: XY | None, v: float) -> Trial | None:
+    """Secant on the cue direction until the noise-free bank pots the
+    line's target (in its pocket where shots are called) on a legal
+    stroke; the potting trial or None."""
     aim = aim_point(ctx.table.pockets[line.pocket], ctx.table)
     return secant_aim(
         ctx,
@@ -223,7 +239,7 @@ def refine_bank(ctx: Any, line: PotLine, place: Any, v: float, pots: Any) -> Any
         place,
         v,
         lambda tr: bank_miss(tr.result, line, aim),
-        lambda tr: pots(tr, line) and tr.ruling.legal,
+        lambda tr: pots(tr, line, ctx.called) and tr.ruling.legal,
         BANK_ITERS,
     )
 

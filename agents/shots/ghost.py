@@ -5,7 +5,7 @@ travel from T toward an aim point inside P's mouth; the struck ball must
 arrive at the ghost position G = T - 2R * u, where u is the unit vector from
 T to the aim point. The cut angle is the angle between C->G and T->aim.
 This ignores throw (ball-ball friction turns the object ball off the line of
-centres); callers that can simulate correct for it (``greedy``).
+centres); ``shots.aim`` corrects for it by simulation.
 
 Difficulty follows the usual pot-probability factors (Alciatore, "The
 Illustrated Principles of Pool and Billiards"): a thin cut magnifies aim
@@ -44,8 +44,8 @@ class PotLine:
     object_distance: float  # target to aim point, m
     approach: float  # degrees between the object ball's path and the pocket axis
     difficulty: float  # larger is harder; ~ the angular window's inverse
-    bank: str | None = None  # the cushion of a bank shot (agents/banks.py); None: direct
-    svoyak: bool = False  # the struck ball goes in off the target (agents/svoyak.py)
+    bank: str | None = None  # the cushion of a bank shot (shots/banks.py); None: direct
+    svoyak: bool = False  # the struck ball goes in off the target (shots/svoyak.py)
 
     @property
     def description(self) -> str:

@@ -1,0 +1,51 @@
+"""The shot toolbox every agent builds on (docs/agents.md).
+
+- ``context``: one decision (the view, its referee and state), noise-free
+  trials judged by the referee, the budget that counts them;
+- ``ghost``: ghost-ball geometry (pot lines, aim points, clear paths,
+  pace);
+- ``aim``: throw correction and centring of a pot, its score;
+- ``probability``: the easiest open pot of a table and its pot
+  probability;
+- ``lines``: the open pot lines of a decision and ball-in-hand placements;
+- ``banks`` and ``svoyak``: one-cushion banks and the struck ball in off
+  an object ball;
+- ``strokes``: the break, the lag, safeties, the plain fallback;
+- ``choices``: decisions outside a shot;
+- ``candidates``: every candidate shot of a decision with its feature
+  vector (``candidates(view, noise)``).
+"""
+
+from __future__ import annotations
+
+from piramida.agents.shots.candidates import (
+    FEATURES,
+    GREEDY,
+    LAYOUT_VERSION,
+    PLANNER,
+    Candidate,
+    Search,
+    candidates,
+    generate,
+)
+from piramida.agents.shots.context import Budget, Context, Trial
+from piramida.agents.shots.ghost import PotLine, aim_point, pot_lines
+from piramida.agents.shots.probability import easiest_difficulty
+
+__all__ = [
+    "FEATURES",
+    "GREEDY",
+    "LAYOUT_VERSION",
+    "PLANNER",
+    "Budget",
+    "Candidate",
+    "Context",
+    "PotLine",
+    "Search",
+    "Trial",
+    "aim_point",
+    "candidates",
+    "easiest_difficulty",
+    "generate",
+    "pot_lines",
+]

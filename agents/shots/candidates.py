@@ -1,0 +1,485 @@
+"""Every candidate shot of a decision, with a fixed-length feature vector.
+
+``candidates(view, noise)`` is where every agent's search starts:
+
+- direct pots: the easiest open lines (``lines.candidate_lines``, ball in
+  hand placed behind the ghost ball) made to pot by ``aim.pot_line``
+  (throw-corrected, centred, scored), the best ``keep_pots`` kept; for the
+  best ``spin_lines`` of them, position variants re-refined from the
+  corrected aim (follow, draw, pace);
+- свояк lines (``svoyak``, on request) and one-cushion banks (``banks``,
+  when no direct pot is ``bank_when`` likely);
+- safeties: strokes at the nearest clear balls (``strokes.safety_pairs``);
+- the break: the break book's strokes on a full rack
+  (agents/break_book.py), greedy's stroke and, without a book entry, a
+  family of strokes at the apex ball; on a rack of a few balls the pots
+  too;
+- a plain shot at the nearest ball when nothing else is found.
+
+Which of them and how many is a ``Search``: ``PLANNER`` (the default:
+wide) or ``GREEDY`` (lazy: the easiest lines until two sure pots, a safety
+only when nothing pots). Every candidate is legal by the referee's
+``check_shot`` and unique by its stroke.
+
+The skill enters through the pot-probability model of the noise preset
+(``probability.PotModel``): the estimate that ranks the pots, the chance
+of the next pot. Each ``Candidate`` carries its ``Shot``, the noise-free
+``Trial`` of it (simulated and judged), a pot-probability estimate and
+``features``, a
+vector laid out as ``FEATURES`` (version ``LAYOUT_VERSION``): what kind of
+shot, struck and target ball, pocket, cut, distances, the estimate, the
+stroke's pace and spin, where the struck ball comes to rest without noise
+and the easiest next pot from there, whether the referee passes it, its
+value, and whether it is a safety. The noise-free strokes that only
+describe a candidate (safeties and breaks are not simulated by the search)
+are not counted in a budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from piramida.agents.base import GameView
+from piramida.agents.break_book import book_shots
+from piramida.agents.shots.aim import AimedPot, pot_line, refine
+from piramida.agents.shots.banks import bank_lines, refine_bank
+from piramida.agents.shots.context import Budget, Context, Trial
+from piramida.agents.shots.ghost import PotLine, cue_speed_for
+from piramida.agents.shots.lines import candidate_lines, lines_for
+from piramida.agents.shots.probability import PotModel, easiest_difficulty
+from piramida.agents.shots.strokes import (
+    best_break,
+    break_family,
+    fallback,
+    safety_pairs,
+    safety_shots,
+)
+from piramida.agents.shots.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
+from piramida.env.errors import PiramidaError
+from piramida.env.physics import Noise
+from piramida.env.position import ball_ids, object_ball_ids
+from piramida.env.shot import Shot
+from piramida.env.table import POCKETS
+
+XY = tuple[float, float]
+
+#: Lines refined into candidates, and of those the easiest given spin variants.
+MAX_LINES = 16
+SPIN_LINES = 9
+#: (b, speed factor, name): the variants of a centred pot re-refined for
+#: position. Measured (docs/agents.md): widening the search from 8 lines,
+#: 5 kept, 3 of them with 3 variants to 16, 12 and 9 with these 6 raised the
+#: free-pyramid win rate against greedy from 0.63 to 0.72 (160 games).
+SPINS: tuple[tuple[float, float, str], ...] = (
+    (0.35, 1.0, "follow"),
+    (-0.35, 1.25, "draw"),
+    (0.0, 1.5, "firm stun"),
+    (0.0, 0.7, "soft"),
+    (0.3, 0.75, "soft follow"),
+    (-0.6, 1.4, "deep draw"),
+)
+#: Centred pots kept as candidates (best by ``aim.pot_line``'s score).
+KEEP_POTS = 12
+#: Safeties: strokes (contact offset in ball diameters, speed m/s) at each
+#: of the nearest ``SAFETY_BALLS`` clear balls, twice as many balls when no
+#: direct pot is ``SAFETY_WHEN`` likely or none is open.
+SAFETY_BALLS = 3
+SAFETY_STROKES: tuple[tuple[float, float], ...] = ((0.0, 2.5), (0.5, 3.5))
+SAFETY_WHEN = 0.0
+#: Banks are looked for when no direct pot is this likely; this many of the
+#: easiest are refined, at these speed factors.
+BANK_WHEN = 0.5
+BANK_LINES = 3
+BANK_SPEEDS = (1.3, 1.8)
+#: A break with at most this many object balls on the table also gets pot
+#: candidates (item 12.1 (1)).
+SPARSE_RACK = 3
+#: Share of a budget candidate generation may use before evaluation.
+GEN_SHARE = 0.5
+#: A pot this likely is "sure"; below ``LIKELY`` a lazy search looks at
+#: more lines.
+SURE = 0.9
+LIKELY = 0.6
+
+
+@dataclass(frozen=True)
+class Search:
+    """What ``candidates`` looks for, and how far.
+
+    Pots: up to ``2 * max_lines`` lines, easiest first, stopping after
+    ``pots_enough`` pots (None: ``max_lines``) or ``sure_enough`` sure ones
+    (None: ``max(3, keep_pots - 2)``); with ``lazy`` past ``max_lines``
+    lines only while nothing ``LIKELY`` turned up. The best ``keep_pots``
+    (None: all) are kept, the best ``spin_lines`` of them with ``spins``
+    variants. ``svoyaks`` and ``banks``: lines refined (0: none).
+    Safeties: ``safety_strokes`` at the nearest ``safety_balls`` clear balls
+    (twice as many when no pot is ``safety_when`` likely); with
+    ``safety_if_no_pot`` only when no pot was found. The break: the book
+    (``book``), greedy's stroke, and the apex family (``breaks``, where the
+    book has nothing); with ``sparse_rack_pots`` a rack of a few balls gets
+    its pots."""
+
+    max_lines: int = MAX_LINES
+    keep_pots: int | None = KEEP_POTS
+    pots_enough: int | None = None
+    sure_enough: int | None = None
+    lazy: bool = False
+    spin_lines: int = SPIN_LINES
+    spins: tuple[tuple[float, float, str], ...] = SPINS
+    svoyaks: int = 0
+    banks: int = BANK_LINES
+    bank_when: float = BANK_WHEN
+    safety_balls: int = SAFETY_BALLS
+    safety_strokes: tuple[tuple[float, float], ...] = SAFETY_STROKES
+    safety_when: float = SAFETY_WHEN
+    safety_if_no_pot: bool = False
+    breaks: bool = True
+    book: bool = True
+    sparse_rack_pots: bool = True
+    gen_share: float = GEN_SHARE
+
+
+#: The planner's search (the default).
+PLANNER = Search()
+#: Greedy's: the easiest 8 lines (16 while nothing likely pots), stopping at
+#: two sure pots; full and half-ball safeties at 2.5 and 4.5 m/s on the
+#: five nearest balls only when nothing pots; its own break stroke.
+GREEDY = Search(
+    max_lines=8,
+    keep_pots=None,
+    pots_enough=10**9,
+    sure_enough=2,
+    lazy=True,
+    spin_lines=0,
+    banks=0,
+    safety_balls=5,
+    safety_strokes=((0.0, 2.5), (0.0, 4.5), (0.5, 2.5), (0.5, 4.5), (-0.5, 2.5), (-0.5, 4.5)),
+    safety_if_no_pot=True,
+    breaks=False,
+    book=False,
+    sparse_rack_pots=False,
+)
+
+#: The layout of ``Candidate.features``; ``LAYOUT_VERSION`` changes with it.
+FEATURES: tuple[str, ...] = (
+    "is_pot",  # a direct pot (1), else 0
+    "is_bank",
+    "is_svoyak",
+    "is_safety",
+    "is_break",
+    "struck",  # index in env.position.ball_ids(variant); -1: none
+    "target",  # the ball aimed at first; -1: none
+    "pocket",  # index in env.table.POCKETS; -1: none
+    "cut",  # degrees
+    "cue_distance",  # struck ball to the ghost ball, m
+    "object_distance",  # target to the pocket (both legs of a bank; the struck ball's path of a свояк), m
+    "difficulty",  # ghost.pot_lines' difficulty of the line; 0 without one
+    "p_pot",  # pot-probability estimate (0 for safeties and breaks)
+    "half_width",  # a centred pot's range of directions that pot, either side of the aim, degrees (else 0)
+    "v",  # cue speed, m/s
+    "b",  # tip offset, follow + / draw -, ball radii
+    "from_hand",  # the struck ball is placed (ball in hand)
+    "rest_on_table",  # the struck ball is on the table after the noise-free stroke
+    "rest_x",  # where it rests, m (0 when it is not on the table)
+    "rest_y",
+    "next_open",  # an open pot for it from there
+    "next_difficulty",  # the easiest one's difficulty (0 when none)
+    "next_p",  # and its pot probability
+    "legal",  # the referee passes the noise-free stroke
+    "value",  # its value for the shooter (Context.value)
+)
+LAYOUT_VERSION = 1
+_INDEX = {name: i for i, name in enumerate(FEATURES)}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate shot: the stroke, what kind of shot it is, the line it
+    plays (pots), its spin's name, a pot-probability estimate ``p``, the
+    score ``aim.pot_line`` gave it and its potting range's half-width and
+    speed hits (centred pots), the noise-free trial, the ball it is aimed
+    at and the feature vector (``FEATURES``)."""
+
+    shot: Shot
+    kind: str  # "pot", "safety" or "break"
+    line: PotLine | None = None
+    spin: str = "stun"
+    p: float = 0.0
+    score: float | None = None
+    half_width: float | None = None
+    speed_hits: int | None = None
+    trial: Trial | None = field(default=None, compare=False, repr=False)
+    target: str | None = None
+    features: np.ndarray = field(default_factory=lambda: np.zeros(0), compare=False, repr=False)
+
+
+def spin_name(b: float) -> str:
+    return "follow" if b > 0.15 else ("draw" if b < -0.15 else "stun")
+
+
+def candidates(
+    view: GameView,
+    noise: str | Noise | None = "pro",
+    search: Search = PLANNER,
+    budget: Budget | None = None,
+) -> list[Candidate]:
+    """Every candidate shot of a shot decision in ``view`` for a player of
+    skill ``noise`` (a preset name, a .toml file, a Noise, or None for no
+    noise), as ``search`` says; see the module docstring."""
+    return generate(Context(view, budget, PotModel.of(noise)), search)
+
+
+def generate(ctx: Context, search: Search) -> list[Candidate]:
+    """``candidates`` in a decision context (its model is the skill; its
+    budget counts the search's noise-free strokes)."""
+    gen = _Generation(ctx, search)
+    gen.run()
+    return [describe(ctx, c) for c in gen.out]
+
+
+class _Generation:
+    """One run of the search: the candidates so far, unique and legal."""
+
+    def __init__(self, ctx: Context, search: Search) -> None:
+        self.ctx = ctx
+        self.search = search
+        self.out: list[Candidate] = []
+        self.seen: set[str] = set()
+
+    def add(self, c: Candidate) -> None:
+        if not self.ctx.legal(c.shot):
+            return
+        key = c.shot.to_text()
+        if key not in self.seen:
+            self.seen.add(key)
+            self.out.append(c)
+
+    def spent(self) -> bool:
+        return self.ctx.spent(self.search.gen_share)
+
+    def run(self) -> None:
+        ctx, search = self.ctx, self.search
+        if ctx.pos.is_break and ctx.view.variant != "five_ball":
+            self.breaks()
+            return
+        refined = self.pots()
+        for c in self.svoyaks():
+            self.add(c)
+        if ctx.best_p < search.bank_when:
+            for c in self.banks():
+                self.add(c)
+        for c in self.variants(refined):
+            self.add(c)
+        if not (search.safety_if_no_pot and refined):
+            few = search.safety_balls if ctx.best_p >= search.safety_when else 2 * search.safety_balls
+            pairs = safety_pairs(ctx)[: few if self.out else 2 * search.safety_balls]
+            for shot, target in safety_shots(ctx, pairs, search.safety_strokes):
+                self.add(Candidate(shot, "safety", target=target))
+        if not self.out:
+            try:
+                self.add(Candidate(fallback(ctx), "safety"))
+            except PiramidaError:
+                pass
+
+    def breaks(self) -> None:
+        """The break (docs/game_rules.md §4.2): the break book's strokes for
+        a full rack, greedy's stroke at the rack and, where the book has
+        none, a family of strokes at the apex ball, all evaluated. Where the
+        book has strokes the family is left out: the book searched it
+        thousands of times wider, and a break costs enough to simulate that
+        1 s buys each candidate only a few samples."""
+        ctx, search = self.ctx, self.search
+        cue = ctx.first_cue_ball()
+        booked = book_shots(ctx.pos, cue) if search.book else []
+        for shot in booked:
+            self.add(Candidate(shot, "break"))
+        objs = set(object_ball_ids(ctx.view.variant))
+        if search.sparse_rack_pots and sum(b in objs for b in ctx.pos.ids) <= SPARSE_RACK:
+            # A rack of a few balls (a re-rack late in a frame, a position
+            # given by hand): three object balls at cushions (item 12.1 (2))
+            # is out of reach or nearly, so a legal break is mostly a pot
+            # (12.1 (1)); the pots go first, so that a small budget samples
+            # them.
+            self.pots()
+        best = best_break(ctx)
+        if best is not None:
+            self.add(Candidate(best.shot, "break", trial=best))
+        else:
+            self.add(Candidate(fallback(ctx), "break"))
+        if search.breaks and not booked:
+            for shot in break_family(ctx):
+                self.add(Candidate(shot, "break"))
+
+    def pots(self) -> list[tuple[PotLine, XY | None, Trial, float]]:
+        """``aim.pot_line``'s strokes for the easiest lines, the best
+        ``keep_pots`` by its score, added as candidates; returns them (line,
+        placement, trial, estimate) for the spin variants."""
+        ctx, search = self.ctx, self.search
+        enough = search.max_lines if search.pots_enough is None else search.pots_enough
+        keep = search.keep_pots
+        sure_enough = search.sure_enough
+        if sure_enough is None:
+            sure_enough = max(3, (keep if keep is not None else search.max_lines) - 2)
+        found: list[tuple[PotLine, XY | None, AimedPot]] = []
+        sure = 0
+        for k, (line, place) in enumerate(candidate_lines(ctx)[: 2 * search.max_lines]):
+            if self.spent() and found:
+                break
+            if len(found) >= enough or sure >= sure_enough:
+                break
+            if search.lazy and k >= search.max_lines and ctx.best_p >= LIKELY:
+                break
+            got = pot_line(ctx, line, place)
+            if got is None:
+                continue
+            found.append((line, place, got))
+            ctx.best_p = max(ctx.best_p, got.p)
+            sure += got.p >= SURE
+        found.sort(key=lambda f: -f[2].score)
+        kept = found if keep is None else found[:keep]
+        for line, _place, a in kept:
+            tr = a.trial
+            c = Candidate(tr.shot, "pot", line, spin_name(tr.shot.b), a.p, a.score, a.half_width, a.speed_hits)
+            self.add(replace(c, trial=tr, target=line.target))
+        return [(ln, pl, a.trial, a.p) for ln, pl, a in kept]
+
+    def variants(self, refined: list[tuple[PotLine, XY | None, Trial, float]]) -> list[Candidate]:
+        """Position play: each spin and pace of ``spins`` re-refined from the
+        corrected aim of the best ``spin_lines`` pots."""
+        out: list[Candidate] = []
+        for line, place, tr, p in refined[: self.search.spin_lines]:
+            for b, k, name in self.search.spins:
+                if self.spent():
+                    break
+                start = replace(line, phi=tr.shot.phi)
+                alt = refine(self.ctx, start, place, tr.shot.v * k, b=b)
+                if alt is not None:
+                    out.append(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
+        return out
+
+    def svoyaks(self) -> list[Candidate]:
+        """The struck ball in off an object ball (shots/svoyak.py), where it
+        scores: free pyramid (any ball pocketed on a legal shot,
+        docs/game_rules.md §5.1) and the свояк of combined, Moscow, Nevskaya
+        and dynamic (§5.2-§5.5); the easiest ``svoyaks`` lines that go in
+        without noise. Not with the cue ball in hand."""
+        ctx = self.ctx
+        ref = ctx.referee
+        if self.search.svoyaks <= 0 or ctx.pos.in_hand is not None or ctx.called:
+            return []
+        if not (getattr(ref, "any_ball_scores", False) or getattr(ref, "svoyak", False)):
+            return []
+        out: list[Candidate] = []
+        for line in lines_for(ctx, svoyak_lines)[: self.search.svoyaks]:
+            v0 = svoyak_speed(line, ctx.table)
+            # Stun at the pace that gets there, firmer, then with draw (a
+            # ball still rolling at contact follows through off the line).
+            for k, b in ((1.0, 0.0), (1.4, 0.0), (1.2, -0.3)):
+                if self.spent():
+                    return out
+                tr = refine_svoyak(ctx, line, None, v0 * k, b=b)
+                if tr is not None:
+                    p = ctx.model.chance(line.difficulty)
+                    c = Candidate(tr.shot, "pot", line, spin_name(tr.shot.b), p, trial=tr, target=line.target)
+                    out.append(c)
+                    break
+        return out
+
+    def banks(self) -> list[Candidate]:
+        """One-cushion banks (shots/banks.py) that pot without noise, the
+        easiest ``banks``; not with the cue ball in hand."""
+        ctx = self.ctx
+        if ctx.pos.in_hand is not None or self.search.banks <= 0:
+            return []
+        out: list[Candidate] = []
+        for line in lines_for(ctx, bank_lines)[: self.search.banks]:
+            for k in BANK_SPEEDS:
+                if self.spent():
+                    return out
+                tr = refine_bank(ctx, line, None, cue_speed_for(line, ctx.table) * k)
+                if tr is not None:
+                    p = ctx.model.chance(line.difficulty)
+                    out.append(Candidate(tr.shot, "pot", line, "bank", p, trial=tr, target=line.target))
+                    break
+        return out
+
+
+def describe(ctx: Context, c: Candidate) -> Candidate:
+    """``c`` with its noise-free trial (simulated here, uncounted, if the
+    search did not) and its feature vector."""
+    tr = c.trial if c.trial is not None else ctx.judged(c.shot)
+    f = np.zeros(len(FEATURES))
+    ln = c.line
+    kind = "pot" if c.kind == "pot" else c.kind
+    if ln is not None and ln.bank is not None:
+        kind = "bank"
+    elif ln is not None and ln.svoyak:
+        kind = "svoyak"
+    f[_INDEX["is_" + kind]] = 1.0
+    ids = ball_ids(ctx.view.variant)
+    f[_INDEX["struck"]] = _index(ids, c.shot.ball)
+    f[_INDEX["target"]] = _index(ids, c.target)
+    if ln is not None:
+        f[_INDEX["pocket"]] = _index(POCKETS, ln.pocket)
+        f[_INDEX["cut"]] = ln.cut
+        f[_INDEX["cue_distance"]] = ln.cue_distance
+        f[_INDEX["object_distance"]] = ln.object_distance
+        f[_INDEX["difficulty"]] = ln.difficulty
+    else:
+        f[_INDEX["pocket"]] = -1.0
+    f[_INDEX["p_pot"]] = c.p
+    f[_INDEX["half_width"]] = c.half_width or 0.0
+    f[_INDEX["v"]] = c.shot.v
+    f[_INDEX["b"]] = c.shot.b
+    f[_INDEX["from_hand"]] = float(c.shot.place is not None)
+    if tr is not None:
+        after = tr.ruling.position
+        f[_INDEX["legal"]] = float(tr.ruling.legal)
+        f[_INDEX["value"]] = tr.value
+        if c.shot.ball in after:
+            x, y = after.xy(c.shot.ball)
+            f[_INDEX["rest_on_table"]] = 1.0
+            f[_INDEX["rest_x"]], f[_INDEX["rest_y"]] = x, y
+            d = easiest_difficulty(after, [c.shot.ball])
+            if d is not None:
+                f[_INDEX["next_open"]] = 1.0
+                f[_INDEX["next_difficulty"]] = d
+                f[_INDEX["next_p"]] = ctx.model.chance(d)
+    return replace(c, trial=tr, features=f)
+
+
+def _index(names: tuple[str, ...], name: str | None) -> float:
+    return float(names.index(name)) if name is not None and name in names else -1.0
+
+
+#: For a reader's convenience: a feature's column.
+def column(name: str) -> int:
+    """The column of feature ``name`` in ``Candidate.features``."""
+    return _INDEX[name]
+
+
+__all__ = [
+    "BANK_LINES",
+    "BANK_SPEEDS",
+    "BANK_WHEN",
+    "FEATURES",
+    "GEN_SHARE",
+    "GREEDY",
+    "KEEP_POTS",
+    "LAYOUT_VERSION",
+    "MAX_LINES",
+    "PLANNER",
+    "SAFETY_BALLS",
+    "SAFETY_STROKES",
+    "SAFETY_WHEN",
+    "SPINS",
+    "SPIN_LINES",
+    "Candidate",
+    "Search",
+    "candidates",
+    "column",
+    "generate",
+    "spin_name",
+]

@@ -1,0 +1,184 @@
+"""One decision: the view, its referee and state, noise-free trials and the
+budget that counts them, and the pot-probability model of the skill the
+decision is made for.
+
+Every shot-finder of the toolbox takes a ``Context``. ``trial(shot)``
+simulates a stroke without noise and has the variant's own referee judge
+it (``Trial``: the shot, what happened, the ruling and its value for the
+shooter), so fouls, calls, caroms and свояк count as the rules say. With a
+``Budget`` every trial is counted, so that a planner's candidate generation
+and its noisy evaluation spend one budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from piramida.agents.base import GameView, NoLegalShotError, why_no_shot
+from piramida.agents.shots.ghost import PotLine
+from piramida.agents.shots.probability import PotModel
+from piramida.env.errors import PiramidaError
+from piramida.env.physics import ShotResult, simulate
+from piramida.env.position import Position, cue_ball_of
+from piramida.env.rules import get_referee
+from piramida.env.shot import Shot
+
+#: Variants where every shot names a ball and a pocket (docs/game_rules.md §5.6, §5.7).
+CALLED = ("classic71", "five_ball")
+
+
+@dataclass(frozen=True)
+class Trial:
+    """A simulated candidate: the shot, what happened, what the referee
+    said, and its value for the shooter (``Context.value``)."""
+
+    shot: Shot
+    result: ShotResult
+    ruling: Any
+    value: float
+
+
+class Budget:
+    """Wall time or a simulation count, whichever is given (count wins)."""
+
+    def __init__(self, budget_s: float | None, n_sims: int | None) -> None:
+        self.t0 = time.perf_counter()
+        self.budget_s = budget_s
+        self.n_sims = n_sims
+        self.used = 0
+
+    def spent(self, share: float = 1.0) -> bool:
+        if self.n_sims is not None:
+            return self.used >= self.n_sims * share
+        if self.budget_s is None:
+            return False
+        return time.perf_counter() - self.t0 >= self.budget_s * share
+
+
+class Context:
+    """One decision: the view, its referee and state, noise-free trials.
+
+    ``budget`` (optional) counts every trial; ``model`` is the
+    pot-probability model of the skill the decision is made for (the
+    agent's noise preset; by default ``pro``'s); ``best_p`` is the likeliest
+    direct pot found so far (``aim.pot_line``'s estimate), which decides
+    whether banks and more safeties are looked for."""
+
+    def __init__(
+        self, view: GameView, budget: Budget | None = None, model: PotModel | None = None
+    ) -> None:
+        self.view = view
+        self.pos: Position = view.position
+        self.table = view.position.table
+        self.R = self.table.ball_radius
+        self.referee = view.referee or get_referee(
+            view.variant, dict(view.options) or None, self.table
+        )
+        self.state = (
+            view.state if view.state is not None else self.referee.initial_state(view.position)
+        )
+        self.me = view.player
+        self.called = view.variant in CALLED
+        self.budget = budget
+        self.model = model if model is not None else PotModel.of("pro")
+        self.best_p = 0.0
+
+    def cue_balls(self) -> tuple[str, ...]:
+        if self.view.cue_balls:
+            return tuple(self.view.cue_balls)
+        return tuple(self.referee.allowed_cue_balls(self.pos))
+
+    def first_cue_ball(self) -> str:
+        """The first ball the shooter may strike that is on the table or in
+        hand; ``NoLegalShotError`` (one line, with the position) when there
+        is none."""
+        hand = cue_ball_of(self.view.variant, self.pos.to_move) if self.pos.in_hand else None
+        for b in self.cue_balls():
+            if b in self.pos or b == hand:
+                return b
+        self.no_shot()
+
+    def no_shot(self) -> NoReturn:
+        """Raise ``NoLegalShotError`` with the referee's reason."""
+        why = why_no_shot(self.view) or "no legal shot found: no ball may be struck"
+        raise NoLegalShotError(f"{why} (position: {self.pos.to_text()})")
+
+    def spent(self, share: float = 1.0) -> bool:
+        """Whether ``share`` of the budget is used (never without one)."""
+        return self.budget is not None and self.budget.spent(share)
+
+    def trial(self, shot: Shot, when: Callable[[ShotResult], bool] | None = None) -> Trial | None:
+        """Simulate (no noise) and judge ``shot``; None if it cannot be
+        played, or, with ``when``, if the simulated result fails it (then it
+        is not judged). Counted in the budget, if any."""
+        res = self.simulated(shot)
+        if res is None or (when is not None and not when(res)):
+            return None
+        return self.judge(shot, res)
+
+    def simulated(self, shot: Shot) -> ShotResult | None:
+        """The noise-free result of ``shot`` (counted in the budget, if
+        any), or None if the physics refuses it."""
+        if self.budget is not None:
+            self.budget.used += 1
+        try:
+            return simulate(self.pos, shot)
+        except PiramidaError:
+            return None
+
+    def judge(self, shot: Shot, res: ShotResult) -> Trial | None:
+        """The referee's trial of a simulated ``shot``, or None if it
+        refuses it."""
+        try:
+            ruling = self.referee.judge(self.pos, shot, res.events, res.final, (), self.state)
+        except PiramidaError:
+            return None
+        return Trial(shot, res, ruling, self.value(ruling))
+
+    def judged(self, shot: Shot) -> Trial | None:
+        """``trial`` without counting it (what describes a candidate, not
+        what searches for one)."""
+        try:
+            res = simulate(self.pos, shot)
+        except PiramidaError:
+            return None
+        return self.judge(shot, res)
+
+    def value(self, ruling: Any) -> float:
+        """Points gained over the opponent, with the turn and the frame:
+        +0.5 for keeping the turn, -1 for a foul, +-100 for the frame."""
+        me, op = self.me, 1 - self.me
+        before = self.pos.score
+        v = float((ruling.score[me] - before[me]) - (ruling.score[op] - before[op]))
+        if ruling.winner == me:
+            v += 100.0
+        elif ruling.winner == op:
+            v -= 100.0
+        if not ruling.legal:
+            v -= 1.0
+        if ruling.next.player == me and ruling.next.kind == "shot":
+            v += 0.5
+        return v
+
+    def legal(self, shot: Shot) -> bool:
+        try:
+            self.referee.check_shot(self.state, shot)
+        except PiramidaError:
+            return False
+        return True
+
+    def shot(
+        self, line: PotLine, phi: float, v: float, place: tuple[float, float] | None, **kw: Any
+    ) -> Shot:
+        """The stroke that plays ``line`` at cue direction ``phi`` and speed
+        ``v`` (clamped to 0.3-9 m/s), calling it where shots are called."""
+        call = (line.target, line.pocket) if self.called else None
+        return Shot(
+            ball=line.struck, phi=phi % 360.0, v=min(max(v, 0.3), 9.0), place=place, call=call, **kw
+        )
+
+
+__all__ = ["CALLED", "Budget", "Context", "Trial"]

@@ -1,0 +1,153 @@
+"""The open pot lines of a decision, and where to place a ball in hand.
+
+``candidate_lines``: for every ball the shooter may strike (free pyramid:
+any ball; the other pyramids: the coloured ball; five balls: his own
+white), every target and every pocket, the ghost-ball line
+(``ghost.pot_lines``) when both paths are clear, easiest first. Targets
+the first-contact rule of item 21.2 forbids (from hand: a ball in the
+house) and the coloured ball in classic pyramid are left out. With the cue
+ball in hand, the placements are spots straight behind the ghost ball of
+each open pot inside the allowed zone (house, the temporary house beyond
+the rear line, or anywhere), then a coarse grid of the zone; the easiest
+placement per (target, pocket) makes a line.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from piramida.agents.shots.context import Context
+from piramida.agents.shots.ghost import PotLine, aim_point, pot_lines
+from piramida.env.errors import PiramidaError
+from piramida.env.position import Position
+
+XY = tuple[float, float]
+
+
+def zone_ok(ctx: Context, x: float, y: float, kind: str) -> bool:
+    """May the ball in hand be placed at (x, y) in zone ``kind`` (house,
+    rear_house, anywhere), clear of every ball?"""
+    t = ctx.table
+    r = ctx.R
+    if not (r + 1e-4 <= x <= t.width - r - 1e-4 and r + 1e-4 <= y <= t.length - r - 1e-4):
+        return False
+    if kind == "house" and not t.in_house(x, y):
+        return False
+    if kind == "rear_house" and not t.in_rear_house(x, y):
+        return False
+    return all(math.hypot(x - bx, y - by) >= 2 * r + 1e-3 for _, bx, by in ctx.pos.balls)
+
+
+def first_contact_ok(ctx: Context, target: str) -> bool:
+    """Item 21.2: from hand, the first ball hit lies outside the house."""
+    kind = ctx.pos.in_hand
+    if kind is None or ctx.view.variant == "five_ball":
+        return True
+    x, y = ctx.pos.xy(target)
+    if kind == "house":
+        return not ctx.table.in_house(x, y)
+    if kind == "rear_house":
+        return not ctx.table.in_rear_house(x, y)
+    return True
+
+
+def targets_for(ctx: Context, struck: str) -> list[str]:
+    """The balls ``struck`` may be sent at first."""
+    out = [b for b in ctx.pos.ids if b != struck and first_contact_ok(ctx, b)]
+    if ctx.view.variant == "classic71":
+        out = [b for b in out if b != "0"]
+    return out
+
+
+def placed(ctx: Context, ball: str, xy: XY) -> Position:
+    """The position with ``ball`` placed at ``xy`` (out of hand)."""
+    return ctx.pos.replace(balls=ctx.pos.balls + ((ball, xy[0], xy[1]),), in_hand=None)
+
+
+def candidate_lines(ctx: Context) -> list[tuple[PotLine, XY | None]]:
+    """Open pot lines (with the placement when in hand), easiest first."""
+    out: list[tuple[PotLine, XY | None]] = []
+    if ctx.pos.in_hand is None:
+        for s in ctx.cue_balls():
+            if s in ctx.pos:
+                out.extend((ln, None) for ln in pot_lines(ctx.pos, s, targets_for(ctx, s)))
+    else:
+        for s in ctx.cue_balls():
+            out.extend(hand_lines(ctx, s))
+    out.sort(key=lambda lp: lp[0].difficulty)
+    return out
+
+
+def hand_placements(ctx: Context, ball: str) -> list[XY]:
+    """Spots in the zone straight behind the ghost ball of some pot, then a
+    coarse grid of the zone."""
+    t = ctx.table
+    kind = ctx.pos.in_hand or "anywhere"
+    spots: list[XY] = []
+    for target in targets_for(ctx, ball):
+        tx, ty = ctx.pos.xy(target)
+        for pocket in t.pockets.values():
+            ax, ay = aim_point(pocket, t)
+            d = math.hypot(ax - tx, ay - ty)
+            if d < 1e-6:
+                continue
+            ux, uy = (ax - tx) / d, (ay - ty) / d
+            gx, gy = tx - 2 * ctx.R * ux, ty - 2 * ctx.R * uy
+            for back in (0.2, 0.35, 0.6, 0.9):
+                x, y = gx - back * ux, gy - back * uy
+                if zone_ok(ctx, x, y, kind):
+                    spots.append((x, y))
+                    break
+    ylo, yhi = ctx.R + 0.01, t.length - ctx.R - 0.01
+    if kind == "house":
+        yhi = t.house_line - 0.01
+    elif kind == "rear_house":
+        ylo = t.rear_line + 0.01
+    for i in range(7):
+        for j in range(4):
+            x = ctx.R + 0.02 + (t.width - 2 * ctx.R - 0.04) * i / 6
+            y = ylo + (yhi - ylo) * (j + 0.5) / 4
+            if zone_ok(ctx, x, y, kind):
+                spots.append((x, y))
+    return spots
+
+
+def hand_lines(ctx: Context, ball: str) -> list[tuple[PotLine, XY]]:
+    """The easiest placement's line for each (target, pocket)."""
+    out: list[tuple[PotLine, XY]] = []
+    for xy in hand_placements(ctx, ball):
+        try:
+            pos = placed(ctx, ball, xy)
+        except PiramidaError:
+            continue
+        out.extend((ln, xy) for ln in pot_lines(pos, ball, targets_for(ctx, ball)))
+    best: dict[tuple[str, str], tuple[PotLine, XY]] = {}
+    for ln, xy in out:
+        key = (ln.target, ln.pocket)
+        if key not in best or ln.difficulty < best[key][0].difficulty:
+            best[key] = (ln, xy)
+    return list(best.values())
+
+
+def lines_for(ctx: Context, finder: Callable[[Position, str, list[str]], list[PotLine]]) -> list[PotLine]:
+    """``finder(position, struck, targets)``'s lines (banks, свояк) for
+    every ball the shooter may strike that is on the table, easiest first."""
+    lines: list[PotLine] = []
+    for s in ctx.cue_balls():
+        if s in ctx.pos:
+            lines.extend(finder(ctx.pos, s, targets_for(ctx, s)))
+    lines.sort(key=lambda ln: ln.difficulty)
+    return lines
+
+
+__all__ = [
+    "candidate_lines",
+    "first_contact_ok",
+    "hand_lines",
+    "hand_placements",
+    "lines_for",
+    "placed",
+    "targets_for",
+    "zone_ok",
+]

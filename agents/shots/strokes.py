@@ -1,0 +1,258 @@
+"""Strokes that are not aimed pots: the break, the lag, safeties, and the
+plain shot left when nothing else is.
+
+- The break (docs/game_rules.md §4.2): ``break_shot`` simulates full and
+  half-ball hits on the apex ball from three spots in the house at 6.5 and
+  8 m/s and keeps the one the referee values most (greedy's break);
+  ``break_family`` is the wider family the planner samples under noise
+  (five contacts, two speeds); the break book (agents/break_book.py) has
+  the strokes found offline.
+- The lag (§4.1): ``lag_shot``.
+- Safeties: ``safety_pairs`` (the nearest balls with a clear straight
+  path) and ``safety_shots`` (strokes at them at given contacts and
+  speeds); ``opponent_difficulty`` says how hard the table a stroke leaves
+  is for whoever shoots next.
+- ``fallback``: a plain shot at the nearest ball; ``final`` plays it in
+  place of a shot the referee refuses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from piramida.agents.base import GameView, why_no_shot
+from piramida.agents.shots.context import Context, Trial
+from piramida.agents.shots.ghost import path_clear
+from piramida.agents.shots.lines import hand_placements, targets_for, zone_ok
+from piramida.agents.shots.probability import easiest_difficulty
+from piramida.env.errors import PiramidaError
+from piramida.env.physics import simulate
+from piramida.env.position import Position, cue_ball_of
+from piramida.env.shot import Shot
+
+XY = tuple[float, float]
+
+#: ``break_family``: contact offsets on the apex ball in ball diameters (0
+#: full, 0.5 half-ball) and cue ball speeds (m/s), from three spots.
+BREAK_OFFSETS = (0.0, 0.5, -0.5, 0.9, -0.9)
+BREAK_SPEEDS = (8.0, 4.5)
+#: Safety pairs looked at, nearest first.
+SAFETY_PAIRS = 5
+
+
+def _break_spots(ctx: Context) -> list[tuple[XY, XY, float, float]]:
+    """(place, apex, distance, direction in degrees) from the three spots
+    on the house line that are free."""
+    t = ctx.table
+    apex = min(((x, y) for _, x, y in ctx.pos.balls), key=lambda p: p[1])
+    out = []
+    for px in (t.width / 2, t.width / 2 - 0.25, t.width / 2 + 0.25):
+        place = (px, t.house_line - 0.08)
+        if not zone_ok(ctx, place[0], place[1], "house"):
+            continue
+        d = math.hypot(apex[0] - place[0], apex[1] - place[1])
+        base = math.degrees(math.atan2(apex[1] - place[1], apex[0] - place[0]))
+        out.append((place, apex, d, base))
+    return out
+
+
+def break_trials(ctx: Context) -> list[Trial]:
+    """Greedy's break strokes, simulated and judged: full and half-ball
+    hits on the apex ball at 8 and 6.5 m/s from three spots."""
+    if not ctx.pos.balls:
+        return []
+    ball = ctx.first_cue_ball()
+    out = []
+    for place, _apex, d, base in _break_spots(ctx):
+        for off in (0.0, 0.5, -0.5):
+            phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
+            for v in (8.0, 6.5):
+                tr = ctx.trial(Shot(ball=ball, phi=phi % 360.0, v=v, place=place))
+                if tr is not None:
+                    out.append(tr)
+    return out
+
+
+def best_break(ctx: Context) -> Trial | None:
+    """The first of ``break_trials`` with the highest value, or None."""
+    best: Trial | None = None
+    for tr in break_trials(ctx):
+        if best is None or tr.value > best.value:
+            best = tr
+    return best
+
+
+def break_shot(ctx: Context) -> Shot:
+    """Greedy's break from the house at the rack (docs/game_rules.md §4.2):
+    ``best_break``'s stroke, or ``fallback``."""
+    best = best_break(ctx)
+    return best.shot if best is not None else fallback(ctx)
+
+
+def break_family(ctx: Context) -> list[Shot]:
+    """Strokes at the apex ball from three spots on the house line:
+    full, half-ball and thin contacts on either side, firm and soft."""
+    if not ctx.pos.balls:
+        return []
+    ball = ctx.first_cue_ball()
+    shots: list[Shot] = []
+    for place, _apex, d, base in _break_spots(ctx):
+        for off in BREAK_OFFSETS:
+            phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
+            for v in BREAK_SPEEDS:
+                shots.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place))
+    return shots
+
+
+def lag_shot(view: GameView) -> Shot:
+    """The lag (docs/game_rules.md §4.1, item 7): from the house on our side of the long
+    axis, straight at the rear cushion; the speed whose noise-free ball comes
+    back nearest the front cushion having touched the rear cushion once and
+    no other, on a grid of speeds shifted by player and attempt so that two
+    such lags do not tie for ever."""
+    t = view.table
+    ball = cue_ball_of(view.variant, view.player)
+    x = t.width * (0.75 if view.player == 1 else 0.25)
+    place = (x, t.house_line - 0.1)
+    empty = Position(view.variant, (), to_move=view.player, in_hand="house", table=t)
+    # Two players with this same search would stop at the same distance
+    # and tie for ever (item 7.3: a tie is replayed): the speed grid is
+    # shifted by the player and by the attempt.
+    shift = 0.011 * (1 + view.player) + 0.017 * (view.shot_number % 5)
+    best: tuple[float, Shot] | None = None
+    for k in range(16):
+        shot = Shot(ball=ball, phi=90.0, v=1.5 + 0.2 * k + shift, place=place)
+        try:
+            res = simulate(empty, shot)
+        except PiramidaError:
+            continue
+        cushions = [e.cushion for e in res.events if e.type == "cushion"]
+        if cushions[:1] != ["rear"] or cushions.count("rear") != 1 or ball not in res.final:
+            continue
+        y = res.final.xy(ball)[1]
+        if best is None or y < best[0]:
+            best = (y, shot)
+    return best[1] if best is not None else Shot(ball=ball, phi=90.0, v=2.5, place=place)
+
+
+def safety_pairs(ctx: Context) -> list[tuple[str, XY | None, str]]:
+    """(struck, placement, target) with a clear straight path, nearest
+    first, ``SAFETY_PAIRS`` of them (with the cue ball in hand, from the
+    first six placements)."""
+    out: list[tuple[float, str, XY | None, str]] = []
+    balls = ctx.pos.ball_map
+    for s in ctx.cue_balls():
+        starts: list[XY | None]
+        if s in balls:
+            starts = [None]
+        else:
+            starts = list(hand_placements(ctx, s)[:6])
+        for place in starts:
+            sxy = place if place is not None else balls[s]
+            for t in targets_for(ctx, s):
+                if t == s:
+                    continue
+                others = [xy for b, xy in balls.items() if b not in (s, t)]
+                if path_clear(sxy, balls[t], others, ctx.R):
+                    out.append(
+                        (math.hypot(balls[t][0] - sxy[0], balls[t][1] - sxy[1]), s, place, t)
+                    )
+    out.sort(key=lambda x: x[0])
+    return [(s, p, t) for _, s, p, t in out[:SAFETY_PAIRS]]
+
+
+def safety_shots(
+    ctx: Context, pairs: Sequence[tuple[str, XY | None, str]], strokes: Sequence[tuple[float, float]]
+) -> list[tuple[Shot, str]]:
+    """For each pair, a stroke at every (contact offset in ball diameters,
+    speed m/s) of ``strokes``, with the ball it is aimed at; called at the
+    nearest pocket where shots are called."""
+    shots: list[tuple[Shot, str]] = []
+    for ball, place, target in pairs:
+        sx, sy = place if place is not None else ctx.pos.xy(ball)
+        tx, ty = ctx.pos.xy(target)
+        d = max(math.hypot(tx - sx, ty - sy), 2 * ctx.R)
+        base = math.degrees(math.atan2(ty - sy, tx - sx))
+        call = nearest_pocket_call(ctx, target) if ctx.called else None
+        for off, v in strokes:
+            phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
+            shots.append((Shot(ball=ball, phi=phi % 360.0, v=v, place=place, call=call), target))
+    return shots
+
+
+def nearest_pocket_call(ctx: Context, target: str) -> tuple[str, str]:
+    """``target`` called into the pocket nearest to it."""
+    x, y = ctx.pos.xy(target)
+    pk = min(
+        ctx.table.pockets.values(),
+        key=lambda p: math.hypot(p.mouth_centre[0] - x, p.mouth_centre[1] - y),
+    )
+    return (target, pk.name)
+
+
+def opponent_difficulty(ctx: Context, ruling: Any) -> float:
+    """How hard the easiest pot is for whoever shoots next (large = good
+    for us when it is the opponent)."""
+    pos = ruling.position
+    nxt = ruling.next
+    if nxt.kind != "shot" or nxt.player is None:
+        return 0.0
+    try:
+        cues = ctx.referee.allowed_cue_balls(pos)
+    except PiramidaError:
+        return 0.0
+    best = easiest_difficulty(pos, [c for c in cues if c in pos])
+    sign = 1.0 if nxt.player != ctx.me else -1.0
+    return sign * (best if best is not None else 1e4)
+
+
+def fallback(ctx: Context) -> Shot:
+    """A plain shot at the nearest ball: what is left when nothing else is.
+    ``NoLegalShotError`` when no ball may be struck (the frame is over, or
+    nothing is left to strike)."""
+    ball = ctx.first_cue_ball()
+    place = None
+    if ball not in ctx.pos:
+        spots = hand_placements(ctx, ball)
+        place = spots[0] if spots else (ctx.table.width / 2, ctx.R + 0.05)
+    sxy = place if place is not None else ctx.pos.xy(ball)
+    others = [(b, xy) for b, xy in ctx.pos.ball_map.items() if b != ball]
+    call = None
+    phi = 90.0
+    if others:
+        b, (x, y) = min(others, key=lambda o: math.hypot(o[1][0] - sxy[0], o[1][1] - sxy[1]))
+        phi = math.degrees(math.atan2(y - sxy[1], x - sxy[0])) % 360.0
+        if ctx.called and not ctx.pos.is_break:
+            target = b if not (ctx.view.variant == "classic71" and b == "0") else others[-1][0]
+            call = nearest_pocket_call(ctx, target)
+    shot = Shot(ball=ball, phi=phi, v=3.0, place=place, call=call)
+    if not ctx.legal(shot) and why_no_shot(ctx.view) is not None:
+        ctx.no_shot()
+    return shot
+
+
+def final(ctx: Context, shot: Shot) -> Shot:
+    """The shot, or, should the referee refuse it, a plain legal one."""
+    if ctx.legal(shot):
+        return shot
+    return fallback(ctx)
+
+
+__all__ = [
+    "BREAK_OFFSETS",
+    "BREAK_SPEEDS",
+    "SAFETY_PAIRS",
+    "best_break",
+    "break_family",
+    "break_shot",
+    "break_trials",
+    "fallback",
+    "final",
+    "lag_shot",
+    "nearest_pocket_call",
+    "opponent_difficulty",
+    "safety_pairs",
+    "safety_shots",
+]

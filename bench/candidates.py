@@ -1,0 +1,94 @@
+"""How long ``agents.shots.candidates`` takes: every candidate shot of a
+decision, with its noise-free trial and feature vector.
+
+Over the 200 reference positions (``bench/positions/reference.jsonl``),
+one call each with the planner's search (``shots.PLANNER``) at ``pro``
+noise, on one core (numba's threads set to one), after a warm-up call
+that loads the compiled physics. Prints one JSON object::
+
+    {"positions": 200, "mean_ms": ..., "p95_ms": ..., "mean_candidates": ...,
+     "mean_cpu_ms": ..., "noise": "pro", "by_variant_mean_ms": {...}}
+
+``mean_ms`` and ``p95_ms`` are wall time per call; ``mean_cpu_ms`` is the
+calling thread's CPU time, which is what a call costs when other jobs share
+the cores (wall time then includes their turns).
+
+Run from the repository root (or ``piramida bench candidates --json``)::
+
+    .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+
+def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1) -> dict[str, Any]:
+    import numba
+
+    from bench.planner import load_positions
+    from piramida.agents.shots import candidates
+    from piramida.env.view import GameView
+
+    numba.set_num_threads(1)
+    refs = load_positions()[:limit]
+    views = [GameView.for_position(r["position"]) for r in refs]
+    if views:
+        candidates(views[0], noise)  # warm-up: the compiled physics, the caches
+    times: list[float] = []
+    cpu: list[float] = []
+    counts: list[int] = []
+    by_variant: dict[str, list[float]] = {}
+    for view in views:
+        best = best_cpu = float("inf")
+        n = 0
+        for _ in range(max(1, repeats)):
+            t0, c0 = time.perf_counter(), time.thread_time()
+            got = candidates(view, noise)
+            best = min(best, time.perf_counter() - t0)
+            best_cpu = min(best_cpu, time.thread_time() - c0)
+            n = len(got)
+        times.append(best * 1000.0)
+        cpu.append(best_cpu * 1000.0)
+        counts.append(n)
+        by_variant.setdefault(view.variant, []).append(best * 1000.0)
+    return {
+        "positions": len(times),
+        "mean_ms": round(statistics.fmean(times), 3) if times else None,
+        "p95_ms": round(float(np.percentile(times, 95)), 3) if times else None,
+        "mean_candidates": round(statistics.fmean(counts), 2) if counts else None,
+        "mean_cpu_ms": round(statistics.fmean(cpu), 3) if cpu else None,
+        "noise": noise,
+        "by_variant_mean_ms": {v: round(statistics.fmean(t), 3) for v, t in by_variant.items()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.candidates", description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--json", action="store_true", help="print the JSON object only")
+    ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
+    ap.add_argument("--noise", default="pro")
+    ap.add_argument("--repeats", type=int, default=1, help="calls per position; the fastest counts")
+    a = ap.parse_args(argv)
+    out = measure(a.limit, a.noise, a.repeats)
+    if a.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"candidates: {out['positions']} positions, mean {out['mean_ms']} ms, p95 {out['p95_ms']} ms, "
+            f"{out['mean_candidates']} candidates a decision; CPU {out['mean_cpu_ms']} ms a call "
+            f"(noise {out['noise']}, one core)"
+        )
+        print("by variant (mean ms): " + ", ".join(f"{k} {v}" for k, v in out["by_variant_mean_ms"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,664 @@
+"""The web API as plain functions: a request's JSON object in, a JSON object
+out (docs/ui.md lists every route).
+
+The operations mirror the command line: ``suggest`` answers what
+``piramida suggest --json`` prints (``{"shots": [...]}``) plus what the page
+draws; ``simulate`` what ``piramida simulate --json`` prints plus the
+balls' trajectories; ``referee`` what ``piramida referee --json`` prints;
+the ``Session`` methods play a frame against an agent as ``piramida play``
+does, through the frame driver (env/driver.py). Every input goes through
+the input layer (env/inputs.py) and the value types' own parsers, and every
+refusal is a ``PiramidaError`` whose message is the one line the command
+line prints after ``error:``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from piramida.env.errors import PiramidaError
+from piramida.env.inputs import (
+    InvalidInputError,
+    brief,
+    integer,
+    known_keys,
+    load_json,
+)
+
+#: Seeds are 64-bit numbers everywhere they are recorded (commands/common.py).
+SEED_MAX = 2**63 - 1
+#: A suggestion's simulation count at most (the CLI allows more; a page's
+#: request should not hold a worker for hours).
+MAX_SIMS = 200_000
+#: The longest thinking budget a request may ask for.
+MAX_BUDGET_S = 60.0
+#: Noisy samples of a shot for the cloud of resting places.
+MAX_CLOUD = 2000
+#: Games kept in memory at once; the least recently used goes first.
+MAX_SESSIONS = 64
+#: Decimals of coordinates (0.01 mm) and times (0.01 ms) sent to the page.
+XY_DECIMALS = 5
+T_DECIMALS = 5
+
+
+class BadRequestError(InvalidInputError):
+    """A request the API cannot read: not JSON, not an object, a wrong type."""
+
+
+class UnknownGameError(PiramidaError):
+    """A game id the server does not hold (never started, or dropped)."""
+
+
+# ------------------------------------------------------------------ reading
+def parse_body(raw: bytes | str) -> dict[str, Any]:
+    """The request body as a JSON object, read by the input layer (size,
+    depth, finite numbers, no duplicate keys)."""
+    if isinstance(raw, bytes) and not raw.strip():
+        return {}
+    data = load_json(raw, "request body", BadRequestError)
+    if not isinstance(data, dict):
+        raise BadRequestError(f"request body must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _check_keys(body: Mapping[str, Any], allowed: tuple[str, ...], what: str) -> None:
+    known_keys(body, allowed, what, BadRequestError)
+
+
+def _text(body: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = body.get(key, default)
+    if value is None:
+        raise BadRequestError(f"'{key}' is missing")
+    if not isinstance(value, str):
+        raise BadRequestError(f"'{key}' must be a string, got {brief(value)}")
+    return value
+
+
+def _int(body: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None) -> int | None:
+    value = body.get(key, default)
+    if value is None:
+        return None
+    return integer(value, f"'{key}'", lo, hi, BadRequestError)
+
+
+def read_position(value: Any, what: str = "position", table: Any = None) -> Any:
+    """A position given as a JSON object, or as text (the one-line text form
+    or JSON), as ``--position`` takes it."""
+    from piramida.env.position import Position
+
+    if value is None:
+        raise BadRequestError(f"'{what}' is missing")
+    if isinstance(value, dict):
+        return Position.from_dict(value, table)
+    if isinstance(value, str):
+        return Position.parse(value, table)
+    raise BadRequestError(f"'{what}' must be a position object or its text form, got {brief(value)}")
+
+
+def read_shot(value: Any, what: str = "shot") -> Any:
+    """A shot as a JSON object or as text (text form or JSON)."""
+    from piramida.env.shot import Shot
+
+    if value is None:
+        raise BadRequestError(f"'{what}' is missing")
+    if isinstance(value, dict):
+        return Shot.from_dict(value)
+    if isinstance(value, str):
+        return Shot.parse(value)
+    raise BadRequestError(f"'{what}' must be a shot object or its text form, got {brief(value)}")
+
+
+def read_noise(body: Mapping[str, Any], default: str = "pro") -> str:
+    """A noise preset name (``none`` for exact strokes), checked."""
+    from piramida.env.physics import load_noise
+
+    name = _text(body, "noise", default)
+    if name != "none":
+        if "/" in name or "\\" in name or name.endswith(".toml"):
+            # A page names a preset; files are the command line's business.
+            raise BadRequestError(f"'noise' must be a preset name ({', '.join(noise_presets())}), got {brief(name)}")
+        load_noise(name)
+    return name
+
+
+def read_options(value: Any) -> dict[str, str]:
+    """Variant options: ``["NAME=VALUE", ...]`` as ``--option`` takes them,
+    or an object of name -> value."""
+    from piramida.env.rules.options import parse_option_args
+
+    if value is None:
+        return {}
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return parse_option_args(value)
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if isinstance(v, bool):
+                v = "true" if v else "false"
+            if not isinstance(v, str | int | float):
+                raise BadRequestError(f"option {brief(k, 30)} must be a string or number, got {brief(v)}")
+            out[str(k)] = str(v)
+        return out
+    raise BadRequestError(f"'options' must be a list of NAME=VALUE or an object, got {brief(value)}")
+
+
+def noise_presets() -> list[str]:
+    from piramida.configs import CONFIG_DIR
+
+    names = sorted(p.stem for p in (CONFIG_DIR / "noise").glob("*.toml"))
+    order = {"none": 0, "pro": 1, "amateur": 2, "novice": 3}
+    return sorted(names, key=lambda n: (order.get(n, 9), n))
+
+
+# ------------------------------------------------------------------ values
+def _r(x: float, d: int = XY_DECIMALS) -> float:
+    return round(float(x), d)
+
+
+def _pt(p: Any) -> list[float]:
+    return [_r(p[0]), _r(p[1])]
+
+
+def position_info(position: Any) -> dict[str, Any]:
+    """A position with what the page needs beside it."""
+    from piramida.env.position import ball_ids, cue_ball_of
+
+    return {
+        "position": position.to_dict(),
+        "text": position.to_text(),
+        "missing": list(position.missing()),
+        "ids": list(ball_ids(position.variant)),
+        "cue": cue_ball_of(position.variant, position.to_move),
+    }
+
+
+def trajectories(result: Any) -> dict[str, dict[str, Any]]:
+    """Each ball's path for the animation: ``t``, ``x``, ``y`` sampled at 60
+    per second (plus the ends of every motion segment); a ball that did not
+    move is one sample. ``gone``: the time a ball dropped or left the table
+    (None while it stays)."""
+    import numpy as np
+
+    on_table = set(result.final.ids)
+    out: dict[str, dict[str, Any]] = {}
+    for b, (ts, xs, ys) in result.trajectories.items():
+        moved = len(xs) > 1 and float(np.ptp(xs) + np.ptp(ys)) > 1e-7
+        if not moved:
+            ts, xs, ys = ts[:1], xs[:1], ys[:1]
+        out[b] = {
+            "t": [round(float(t), T_DECIMALS) for t in ts],
+            "x": [_r(x) for x in xs],
+            "y": [_r(y) for y in ys],
+            "gone": None if b in on_table else round(float(ts[-1]), T_DECIMALS),
+        }
+    return out
+
+
+def event_log(result: Any) -> list[dict[str, Any]]:
+    """The readable events (motion changes left out), as the command prints them."""
+    from piramida.commands.simulate import describe_event
+
+    return [
+        {"t": round(e.t, T_DECIMALS), "type": e.type, "text": describe_event(e)}
+        for e in result.events
+        if e.type != "motion"
+    ]
+
+
+def simulation(result: Any, shot: Any = None) -> dict[str, Any]:
+    """``piramida simulate --json`` of a result plus what the page animates."""
+    out = result.to_dict()
+    out["played"] = result.shot.to_text()
+    if shot is not None:
+        out["intended"] = shot.to_text()
+    out["duration"] = round(result.duration, T_DECIMALS)
+    out["log"] = event_log(result)
+    out["trajectories"] = trajectories(result)
+    out["start"] = {b: [tr["x"][0], tr["y"][0]] for b, tr in out["trajectories"].items()}
+    return out
+
+
+# ------------------------------------------------------------------ routes
+def meta() -> dict[str, Any]:
+    """What the page offers: variants, noise presets, agents and their keys,
+    ball ids and styles, where a ball in hand may go."""
+    from piramida.agents.specs import KEYS, RANKING
+    from piramida.env.position import IN_HAND, VARIANTS, ball_ids, cue_ball_of, object_ball_ids
+    from piramida.env.render import ball_styles
+    from piramida.env.table import POCKETS
+
+    return {
+        "variants": list(VARIANTS),
+        "noise": noise_presets(),
+        "agents": {name: list(keys) for name, keys in KEYS.items()},
+        "ranking": list(RANKING),
+        "in_hand": list(IN_HAND),
+        "pockets": list(POCKETS),
+        "ids": {v: list(ball_ids(v)) for v in VARIANTS},
+        "objects": {v: list(object_ball_ids(v)) for v in VARIANTS},
+        "cue": {v: [cue_ball_of(v, 0), cue_ball_of(v, 1)] for v in VARIANTS},
+        "styles": ball_styles(ball_ids("free") + ball_ids("five_ball")),
+        "limits": {"sims": MAX_SIMS, "budget_s": MAX_BUDGET_S, "cloud": MAX_CLOUD, "top": 50},
+    }
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, Any]:
+    """The default table's geometry (computed once; the answer is never
+    changed by the caller: JSONResponse only reads it)."""
+    from piramida.env.render import table_geometry
+    from piramida.env.table import Table
+
+    return table_geometry(Table.default())
+
+
+def position(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"position": ...}`` checked: the position, its text form, the balls
+    neither on the table nor on a shelf."""
+    _check_keys(body, ("position",), "position request")
+    return position_info(read_position(body.get("position")))
+
+
+def start(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The start position of a variant (``{"variant", "seed"}``)."""
+    from piramida.env.position import Position
+
+    _check_keys(body, ("variant", "seed"), "start request")
+    seed = _int(body, "seed", 0, SEED_MAX, 0)
+    return position_info(Position.start(_text(body, "variant", "free"), seed=seed))
+
+
+def _ranker(body: Mapping[str, Any]) -> tuple[Any, int]:
+    from piramida.agents.specs import parse_duration
+    from piramida.commands.suggest import ranking_agent
+
+    budget = body.get("budget", "1s")
+    if isinstance(budget, int | float) and not isinstance(budget, bool):
+        budget = f"{budget}s"
+    if not isinstance(budget, str):
+        raise BadRequestError(f"'budget' must be like 1s or 500ms, got {brief(budget)}")
+    budget_s = parse_duration(budget, "budget")
+    if budget_s > MAX_BUDGET_S:
+        raise BadRequestError(f"budget must be at most {MAX_BUDGET_S:g}s here, got {brief(budget, 30)}")
+    sims = _int(body, "sims", 1, MAX_SIMS, None)
+    top = _int(body, "top", 1, 50, 3)
+    seed = _int(body, "seed", 0, SEED_MAX, 0)
+    noise = read_noise(body)
+    agent = _text(body, "agent", "planner")
+    return ranking_agent(agent, budget_s, noise, seed or 0, sims), int(top or 3)
+
+
+def suggest(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"position", "sims" | "budget", "noise", "top", "seed", "agent",
+    "variant"}`` -> ``{"shots": [...]}`` exactly as ``piramida suggest
+    --json`` prints it, plus ``draw`` (one entry per shot: aim line, ghost
+    ball, object ball, noise-free paths) and ``position``."""
+    from piramida.commands.suggest import plan_geometry, plans_for
+
+    _check_keys(
+        body,
+        ("position", "sims", "budget", "noise", "top", "seed", "agent", "variant"),
+        "suggest request",
+    )
+    ranker, top = _ranker(body)
+    variant = body.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise BadRequestError(f"'variant' must be a string, got {brief(variant)}")
+    pos = read_position(body.get("position"))
+    plans = plans_for(pos, ranker, top, variant)
+    draw = []
+    for p in plans:
+        geo = plan_geometry(pos, p)
+        draw.append(
+            {
+                "struck": geo["struck"],
+                "object": geo["object"],
+                "start": _pt(geo["start"]),
+                "aim": [_pt(geo["aim"][0]), _pt(geo["aim"][1])],
+                "ghost": None if geo["ghost"] is None else _pt(geo["ghost"]),
+                "paths": {b: [_pt(q) for q in pts] for b, pts in geo["paths"].items()},
+                "kind": p.kind,
+                "samples": p.samples,
+                "shot": p.shot.to_dict(),
+            }
+        )
+    return {"shots": [p.to_dict() for p in plans], "draw": draw, "position": pos.to_dict()}
+
+
+def cloud(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"position", "shot", "noise", "n", "seed", "object"}``: the shot
+    played ``n`` times under the noise; where the struck ball and the object
+    ball (given, or the first ball the exact shot meets) come to rest, and
+    how often each drops in which pocket or leaves the table."""
+    from piramida.env.physics import simulate, simulate_batch
+    from piramida.env.physics.batch import OFF, ON_TABLE
+    from piramida.env.table import POCKETS
+
+    _check_keys(body, ("position", "shot", "noise", "n", "seed", "object"), "cloud request")
+    pos = read_position(body.get("position"))
+    shot = read_shot(body.get("shot"))
+    noise = read_noise(body)
+    n = int(_int(body, "n", 1, MAX_CLOUD, 200) or 200)
+    seed = int(_int(body, "seed", 0, SEED_MAX, 0) or 0)
+    exact = simulate(pos, shot)
+    obj = body.get("object")
+    if obj is None:
+        obj = next(
+            (
+                e.balls[1] if e.balls[0] == shot.ball else e.balls[0]
+                for e in exact.events
+                if e.type == "ball_ball" and shot.ball in e.balls
+            ),
+            None,
+        )
+    elif not isinstance(obj, str) or obj not in pos:
+        raise BadRequestError(f"'object' must be a ball on the table, got {brief(obj)}")
+    balls = [shot.ball] + ([obj] if obj is not None else [])
+    batch = simulate_batch(pos, [shot] * n, noise="none" if noise == "none" else noise,
+                           seeds=[seed * 1_000_003 + k for k in range(n)])
+    rest: dict[str, list[list[float]]] = {b: [] for b in balls}
+    pocketed: dict[str, dict[str, int]] = {b: {} for b in balls}
+    off = dict.fromkeys(balls, 0)
+    for k in range(len(batch)):
+        ids = batch.ids[k]
+        for b in balls:
+            if b not in ids:
+                continue
+            j = ids.index(b)
+            w = int(batch.where[k, j])
+            if w == ON_TABLE:
+                rest[b].append(_pt(batch.xy[k, j]))
+            elif w == OFF:
+                off[b] += 1
+            elif w >= 0:
+                name = POCKETS[w]
+                pocketed[b][name] = pocketed[b].get(name, 0) + 1
+    return {
+        "shot": shot.to_text(),
+        "noise": noise,
+        "n": n,
+        "struck": shot.ball,
+        "object": obj,
+        "rest": rest,
+        "pocketed": pocketed,
+        "off": off,
+        "exact": {b: _pt(exact.final.xy(b)) if b in exact.final else None for b in balls},
+    }
+
+
+def simulate(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"position", "shot", "noise", "seed"}`` -> ``piramida simulate
+    --json``'s object plus ``played``, ``duration``, ``log`` (the readable
+    events) and ``trajectories`` (for the animation)."""
+    from piramida.env.physics import simulate as run
+
+    _check_keys(body, ("position", "shot", "noise", "seed"), "simulate request")
+    pos = read_position(body.get("position"))
+    shot = read_shot(body.get("shot"))
+    noise = read_noise(body, "none")
+    seed = _int(body, "seed", 0, SEED_MAX, None)
+    result = run(pos, shot, noise=None if noise == "none" else noise, seed=seed)
+    return simulation(result, shot)
+
+
+def referee(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"variant", "before", "shot", "events", "after", "options"}`` ->
+    the ruling as ``piramida referee --json`` prints it, plus ``summary``."""
+    from piramida.env.events import events_from_json, events_from_list
+    from piramida.env.rules import get_referee
+
+    _check_keys(body, ("variant", "before", "shot", "events", "after", "options"), "referee request")
+    variant = _text(body, "variant")
+    ref = get_referee(variant, read_options(body.get("options")))
+    before = read_position(body.get("before"), "before", ref.table)
+    after = read_position(body.get("after"), "after", ref.table)
+    if before.variant != variant:
+        raise BadRequestError(f"--before is a {before.variant} position, not {variant}")
+    shot = read_shot(body.get("shot"))
+    events = body.get("events")
+    if isinstance(events, str):
+        log = events_from_json(events)
+    elif isinstance(events, list):
+        log = events_from_list(events)
+    else:
+        raise BadRequestError(f"'events' must be a list of events or its JSON text, got {brief(events)}")
+    state = ref.initial_state(before)
+    ref.check_shot(state, shot)
+    ruling = ref.judge(before, shot, log, after, (), state)
+    return ruling.to_dict() | {"summary": ruling.summary()}
+
+
+# ------------------------------------------------------------------ play
+class Session:
+    """A frame between the page's player (``seat``) and an agent, through
+    the frame driver: the player's actions are applied strictly (an illegal
+    one is refused with the referee's line and changes nothing), the
+    agent's as ``piramida play`` takes them. ``seats`` records who took each
+    action of the history, for undo."""
+
+    def __init__(self, driver: Any, agent_spec: Any, seat: int, noise: str, seed: int) -> None:
+        self.id = secrets.token_hex(8)
+        self.driver = driver
+        self.spec = agent_spec
+        self.agent = agent_spec.build()
+        self.seat = seat
+        self.noise = noise
+        self.seed = seed
+        self.lock = threading.Lock()
+        reset = getattr(self.agent, "reset", None)
+        if callable(reset):
+            reset(driver.agent_seed(1 - seat))
+        from piramida.env.driver import seats_of
+
+        self.seats: list[int] = seats_of(driver.game) if driver.game.history else []
+
+    @property
+    def game(self) -> Any:
+        return self.driver.game
+
+    def to_act(self) -> str:
+        g = self.game
+        if g.over:
+            return "none"
+        return "you" if self.driver.seat_to_act() == self.seat else "agent"
+
+    def state(self) -> dict[str, Any]:
+        from piramida.env.view import GameView
+
+        g = self.game
+        view = GameView.of(g)
+        nxt = g.state.next
+        last = next((r for r in reversed(g.rulings) if r is not None), None)
+        return {
+            "id": self.id,
+            "variant": g.variant,
+            "agent": str(self.spec),
+            "seat": self.seat,
+            "noise": self.noise,
+            "seed": self.seed,
+            "over": g.over,
+            "winner": g.winner,
+            "score": list(g.score),
+            "shots": g.shots,
+            "actions": len(g.history),
+            "to_act": self.to_act(),
+            "next": nxt.to_dict(),
+            "cue_balls": list(view.cue_balls),
+            "last_ruling": None if last is None else last.summary(),
+            "can_undo": self.seat in self.seats,
+        } | position_info(g.position)
+
+    def _step(self, step: Any) -> dict[str, Any]:
+        self.seats.append(step.seat)
+        out: dict[str, Any] = {
+            "seat": step.seat,
+            "who": "you" if step.seat == self.seat else "agent",
+            "kind": step.kind,
+            "action": _action_text(step.action),
+            "brief": step.action if isinstance(step.action, str) else brief_shot(step.action),
+            "refused": None if step.refused is None else _action_text(step.refused),
+            "reason": step.reason,
+            "ruling": None,
+            "summary": None,
+            "simulation": None,
+        }
+        if step.ruling is not None:
+            out["ruling"] = step.ruling.to_dict()
+            out["summary"] = step.ruling.summary()
+        elif step.kind == "lag":
+            out["summary"] = "lag shot"
+        elif step.kind == "choice":
+            out["summary"] = f"p{step.seat} chooses {step.action}"
+        if step.result is not None:
+            before = step.position
+            out["simulation"] = simulation(step.result)
+            out["before"] = before.to_dict()
+        return {"step": out, "state": self.state()}
+
+    def shot(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        _check_keys(body, ("shot",), "shot request")
+        shot = read_shot(body.get("shot"))
+        if self.to_act() != "you":
+            raise BadRequestError(self._not_yours())
+        if self.game.state.next.kind == "choice":
+            raise BadRequestError(f"a choice is due, not a shot: {', '.join(self.game.legal_choices())}")
+        return self._step(self.driver.apply(shot))
+
+    def choose(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        _check_keys(body, ("choice",), "choice request")
+        choice = _text(body, "choice")
+        if self.to_act() != "you":
+            raise BadRequestError(self._not_yours())
+        nxt = self.game.state.next
+        if nxt.kind != "choice":
+            raise BadRequestError(f"a {nxt.kind} is due, not a choice")
+        if choice not in nxt.choices:
+            raise BadRequestError(f"choice {brief(choice, 40)} is not offered; the choices: {', '.join(nxt.choices)}")
+        return self._step(self.driver.apply(choice))
+
+    def agent_acts(self) -> dict[str, Any]:
+        if self.to_act() != "agent":
+            raise BadRequestError(self._not_yours(agent=True))
+        return self._step(self.driver.act(self.agent))
+
+    def _not_yours(self, agent: bool = False) -> str:
+        if self.game.over:
+            return "the frame is over"
+        return "it is your turn, not the agent's" if agent else "it is the agent's turn"
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the player's last action and the agent's after it."""
+        if self.seat not in self.seats:
+            raise BadRequestError("nothing of yours to undo")
+        keep = max(i for i, s in enumerate(self.seats) if s == self.seat)
+        g = self.game
+        while len(g.history) > keep:
+            g.undo()
+        self.seats = self.seats[:keep]
+        self.driver.resume(g, self.driver.seed, self.driver.pair)
+        return {"state": self.state()}
+
+    def save(self) -> dict[str, Any]:
+        return self.game.to_dict()
+
+
+def brief_shot(shot: Any) -> str:
+    """The shot in short, as ``piramida play`` prints it."""
+    out = f"ball={shot.ball} phi={shot.phi:.1f} v={shot.v:.2f}"
+    if shot.a or shot.b:
+        out += f" a={shot.a:.2f} b={shot.b:.2f}"
+    if shot.place is not None:
+        out += f" place={shot.place[0]:.3f},{shot.place[1]:.3f}"
+    if shot.call is not None:
+        out += f" call={shot.call[0]}:{shot.call[1]}"
+    return out
+
+
+def _action_text(action: Any) -> str:
+    if isinstance(action, str):
+        return action
+    to_text = getattr(action, "to_text", None)
+    return str(to_text()) if callable(to_text) else brief(action)
+
+
+class Sessions:
+    """The games in play, by id, at most ``MAX_SESSIONS`` (least recently
+    used dropped first)."""
+
+    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+        self.limit = limit
+        self._games: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def add(self, s: Session) -> Session:
+        with self._lock:
+            self._games[s.id] = s
+            while len(self._games) > self.limit:
+                self._games.popitem(last=False)
+        return s
+
+    def get(self, game_id: str) -> Session:
+        with self._lock:
+            s = self._games.get(game_id)
+            if s is None:
+                raise UnknownGameError(f"no game {brief(game_id, 40)} on this server (start a new one)")
+            self._games.move_to_end(game_id)
+            return s
+
+
+def _play_settings(body: Mapping[str, Any]) -> tuple[Any, int, str, int, dict[str, str]]:
+    from piramida.agents.specs import parse_spec
+
+    spec = parse_spec(_text(body, "agent", "greedy"))
+    seat = int(_int(body, "seat", 0, 1, 0) or 0)
+    noise = read_noise(body, "none")
+    seed = int(_int(body, "seed", 0, SEED_MAX, 0) or 0)
+    options = read_options(body.get("options"))
+    return spec, seat, noise, seed, options
+
+
+def new_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"variant", "agent", "seat", "noise", "seed", "options",
+    "position"}``: a frame against the agent (the frame driver's frame of
+    the seed, as ``piramida play --seed``; or from ``position``)."""
+    from piramida.env.driver import FrameDriver
+
+    _check_keys(body, ("variant", "agent", "seat", "noise", "seed", "options", "position"), "new game request")
+    spec, seat, noise, seed, options = _play_settings(body)
+    variant = _text(body, "variant", "free")
+    driver = FrameDriver(variant, noise, options)
+    pos = None
+    if body.get("position") is not None:
+        pos = read_position(body.get("position"))
+        if pos.variant != variant:
+            raise BadRequestError(f"the position is a {pos.variant} position, not {variant}")
+    driver.reset(seed, position=pos)
+    s = sessions.add(Session(driver, spec, seat, noise, seed))
+    return {"state": s.state()}
+
+
+def load_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"game": <a saved game, as piramida play --save writes it>, "agent",
+    "seat", "noise", "seed"}``: go on with a saved frame."""
+    from piramida.env.driver import FrameDriver
+    from piramida.env.game import Game, InvalidSaveError
+
+    _check_keys(body, ("game", "agent", "seat", "noise", "seed", "options"), "load request")
+    spec, seat, noise, seed, _ = _play_settings(body)
+    saved = body.get("game")
+    if isinstance(saved, str):
+        saved = load_json(saved, "saved game", InvalidSaveError)
+    game = Game.from_dict(saved)
+    driver = FrameDriver(game.variant, noise, game.options)
+    driver.resume(game, seed)
+    s = sessions.add(Session(driver, spec, seat, noise, seed))
+    return {"state": s.state()}
+

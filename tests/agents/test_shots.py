@@ -1,0 +1,80 @@
+"""``agents.shots.candidates``: every candidate shot of a decision, legal,
+unique, each with its noise-free trial and a feature vector of the
+documented layout; the skill enters through the preset's pot model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from piramida.agents.shots import FEATURES, GREEDY, LAYOUT_VERSION, Budget, candidates
+from piramida.agents.shots.candidates import column
+from piramida.env.game import Game
+from piramida.env.position import Position, ball_ids
+from piramida.env.table import POCKETS
+from piramida.env.view import GameView
+
+KINDS = ("is_pot", "is_bank", "is_svoyak", "is_safety", "is_break")
+
+
+def _view(variant: str = "free", **kw) -> GameView:
+    balls = {"3": (0.9, 1.2), "5": (1.2, 2.6), "9": (0.4, 2.9), "11": (1.5, 0.7)}
+    if variant != "free":
+        balls["0"] = (0.7, 0.9)
+    pos = Position.from_balls(variant, balls, **kw)
+    return GameView.of(Game.new(variant, position=pos))
+
+
+@pytest.mark.parametrize("variant", ["free", "combined", "classic71"])
+def test_candidates_are_legal_unique_and_described(variant: str) -> None:
+    view = _view(variant)
+    got = candidates(view, "pro")
+    assert got
+    assert len({c.shot.to_text() for c in got}) == len(got)
+    ids = ball_ids(variant)
+    for c in got:
+        view.referee.check_shot(view.state, c.shot)
+        assert c.features.shape == (len(FEATURES),) and np.isfinite(c.features).all()
+        assert sum(c.features[column(k)] for k in KINDS) == 1.0
+        assert c.features[column("struck")] == ids.index(c.shot.ball)
+        assert c.trial is not None and c.trial.shot == c.shot
+        assert c.features[column("legal")] == float(c.trial.ruling.legal)
+        if c.kind == "pot":
+            assert c.line is not None and 0.0 < c.p <= 1.0
+            assert c.features[column("pocket")] == POCKETS.index(c.line.pocket)
+        else:
+            assert c.features[column("is_" + c.kind)] == 1.0 and c.p == 0.0
+        if c.features[column("rest_on_table")]:
+            x, y = c.trial.ruling.position.xy(c.shot.ball)
+            assert (c.features[column("rest_x")], c.features[column("rest_y")]) == (x, y)
+    assert any(c.kind == "pot" for c in got) and any(c.kind == "safety" for c in got)
+    assert isinstance(LAYOUT_VERSION, int) and len(set(FEATURES)) == len(FEATURES)
+
+
+def test_the_greedy_search_is_lazy() -> None:
+    view = _view("free")
+    wide = candidates(view, "pro")
+    lazy = candidates(view, "pro", GREEDY)
+    assert len(lazy) < len(wide)
+    # Its pots are the centred ones, each scored; no variants, no safety
+    # when something pots.
+    assert all(c.kind == "pot" and c.score is not None for c in lazy)
+
+
+def test_the_skill_moves_the_estimates() -> None:
+    view = _view("free")
+    pro = {c.shot.to_text(): c for c in candidates(view, "pro", GREEDY)}
+    novice = {c.shot.to_text(): c for c in candidates(view, "novice", GREEDY)}
+    same = set(pro) & set(novice)
+    assert same
+    for k in same:
+        if pro[k].half_width:
+            assert novice[k].p < pro[k].p
+
+
+def test_a_break_has_break_candidates_and_the_budget_counts_the_search() -> None:
+    game = Game.new("classic71", seed=3)
+    budget = Budget(None, 10**6)
+    got = candidates(GameView.of(game), "pro", budget=budget)
+    assert got and all(c.kind == "break" for c in got)
+    assert budget.used > 0
