@@ -151,8 +151,7 @@ HEADER = """\
 # planner adds these strokes to its break candidates; its samples choose.
 # value: the planner's mean value of the stroke; p_pot: share of samples on
 # which the breaker scored (with the ball a свояк earns in the one-cue-ball
-# pyramids; the combined entries were written before the study counted that
-# ball, so their p_pot reads 0); p_legal: share ruled legal; samples: how many.
+# pyramids); p_legal: share ruled legal; samples: how many.
 """
 
 

@@ -215,7 +215,7 @@ def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = 
         driver=driver,
     )
     idx = (key.a, key.b)
-    stats = {
+    stats: dict[str, Any] = {
         name: list(getattr(rec, name))
         for name in (
             "balls", "visits", "fouls", "breaks", "breaks_legal", "breaks_potting",

@@ -197,17 +197,21 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Path, typer.Argument(help="A SQLite results file.")],
         game_id: Annotated[int, typer.Argument(min=1, help="The game's id (piramida report --json lists them).")],
         png_dir: Annotated[Path | None, typer.Option("--png-dir", help="Write a picture after each shot here.")] = None,
+        save: Annotated[
+            Path | None, typer.Option("--save", help="Write the game as `piramida play --save` does (the web page loads it).")
+        ] = None,
     ) -> None:
         """Show a stored game shot by shot."""
         import json
 
         from piramida.eval.store import Store
-        from piramida.eval.tournament import replay
 
         if not db.is_file():
             fail(f"{db}: no such results file")
         if png_dir is not None:
             check_out_dir(png_dir, "--png-dir")
+        if save is not None:
+            check_out_file(save, "--save", suffix=".json")
         with Store(db) as store:
             g = store.game(game_id)
             names = store.agents()
@@ -238,4 +242,6 @@ def register(app: typer.Typer) -> None:
         game = driver.game
         result = f"winner p{game.winner} ({seats[game.winner]})" if game.winner is not None else "no winner"
         typer.echo(f"{result}; score {game.score[0]}-{game.score[1]} after {shots} shots")
-        _ = replay  # the library function the test uses; the loop above prints as it goes
+        if save is not None:
+            game.save(save)
+            typer.echo(f"wrote {save}")

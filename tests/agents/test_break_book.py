@@ -76,9 +76,11 @@ def test_a_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_the_free_book_stroke_is_a_legal_scoring_break_under_pro_noise() -> None:
-    # What the study found, pinned against the physics and the referee: the
-    # coloured ball in off the side of the rack (свояк), legal and scoring in
-    # free pyramid (docs/game_rules.md §4.2 (1), §5.1).
+    # What the study found, pinned against the physics and the referee: off
+    # the left-hand ball of the rack's third row, the base's right-hand
+    # corner ball into the rear-right corner (now and then the coloured ball
+    # in off the rack, a свояк), legal and scoring in free pyramid
+    # (docs/game_rules.md §4.2 (1), §5.1; docs/agents.md, the break book).
     strokes = load_book(BOOK_PATH).get("free", ())
     assert strokes, "the break book has no free-pyramid entry"
     pos = Position.start("free", seed=5)

@@ -101,8 +101,12 @@ def test_cli_report_json_and_html(tmp_path: Path) -> None:
     assert set(r) == {"greedy", "random"} and r["greedy"]["elo"] == 0.0 and len(r["random"]["ci95"]) == 2
     page = (tmp_path / "r.html").read_text()
     assert "data:image/png;base64," in page and "greedy" in page
-    res = runner.invoke(app, ["replay", str(db), "1"])
-    assert res.exit_code == 0 and "score" in res.stdout.splitlines()[-1]
+    res = runner.invoke(app, ["replay", str(db), "1", "--save", str(tmp_path / "g.json")])
+    assert res.exit_code == 0 and "score" in res.stdout.splitlines()[-2]
+    from piramida.env.game import Game
+
+    saved = Game.load(tmp_path / "g.json")  # what the web page's Load reads
+    assert saved.over and f"score {saved.score[0]}-{saved.score[1]}" in res.stdout
     bad = runner.invoke(app, ["replay", str(db), "99"])
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
 
