@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from piramida.cli import app
 from piramida.env.driver import noise_rng, rack_seed
 from piramida.env.errors import PiramidaError
+from piramida.env.shot import Shot
 from piramida.eval.match import MatchError, run_match
 
 runner = CliRunner()
@@ -76,12 +77,14 @@ def test_a_combined_svoyak_ball_counts_for_the_shooter() -> None:
     # The ball a свояк earns in combined pyramid is taken from the table after
     # the shot (docs/game_rules.md §5.2); the runner credits it to the shot: a break
     # that sends the coloured ball in off the rack is a break that pots.
-    from piramida.agents.break_book import BOOK_PATH, load_book
     from piramida.env.game import Game
     from piramida.env.physics import simulate
     from piramida.eval.match import play_frame
 
-    shot = load_book(BOOK_PATH)["combined"][0].shot("0")
+    # A break that sends the coloured ball in off the rack's right base
+    # corner without noise (found by a small grid search; the rack's labels
+    # do not change the physics, so any combined rack will do).
+    shot = Shot("0", 90.78575, 4.5, b=0.45, place=(1.0875, 0.8075))
 
     class Breaker:
         def reset(self, seed: int | None = None) -> None:
@@ -90,12 +93,9 @@ def test_a_combined_svoyak_ball_counts_for_the_shooter() -> None:
         def act(self, view: object) -> object:
             return shot
 
-    for pair in range(20):
-        rack = Game.new("combined", seed=rack_seed(5, pair)).position
-        if any(b == "0" for b, _ in simulate(rack, shot).pocketed):
-            break
-    else:
-        pytest.skip("the book's stroke pocketed the coloured ball on none of 20 racks without noise")
+    pair = 0
+    rack = Game.new("combined", seed=rack_seed(5, pair)).position
+    assert any(b == "0" for b, _ in simulate(rack, shot).pocketed), "the stroke no longer makes a свояк"
     rec = play_frame("combined", [Breaker(), Breaker()], seed=5, pair=pair, swap=False, noise=None, max_shots=1)
     assert rec.breaker is not None
     assert rec.balls[rec.breaker] == 1 and rec.breaks_potting[rec.breaker] == 1
