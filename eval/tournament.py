@@ -237,12 +237,22 @@ def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = 
     )
 
 
-def replay(variant: str, noise: str, seed: int, pair: int, actions: Iterable[Any]) -> FrameDriver:
-    """The frame a stored game played, rebuilt from its actions."""
+def replay(
+    variant: str,
+    noise: str,
+    seed: int,
+    pair: int,
+    actions: Iterable[Any],
+    on_step: Callable[[Step], None] | None = None,
+) -> FrameDriver:
+    """The frame a stored game played, rebuilt from its actions;
+    ``on_step`` sees every step as it is replayed."""
     driver = FrameDriver(variant, noise)
     driver.reset(seed, pair)
     for a in actions:
-        driver.apply(Shot.from_dict(a) if isinstance(a, dict) else str(a))
+        step = driver.apply(Shot.from_dict(a) if isinstance(a, dict) else str(a))
+        if on_step is not None:
+            on_step(step)
     return driver
 
 
@@ -277,7 +287,7 @@ class Progress:
         return left / self.rate if self.rate > 0 else None
 
 
-def _record_row(store: Store, tid: int, ids: Sequence[int], cfg: TournamentConfig, rec: GameRecord) -> dict[str, Any]:
+def _record_row(ids: Sequence[int], cfg: TournamentConfig, rec: GameRecord) -> dict[str, Any]:
     import json
 
     k = rec.key
@@ -329,10 +339,10 @@ def run_tournament(
         ]
         if limit is not None:
             todo = todo[:limit]
-        prog = Progress(len(cfg.schedule()), len(cfg.schedule()) - len(todo) if limit is None else len(done))
+        prog = Progress(len(cfg.schedule()), len(done))
 
         def finish(rec: GameRecord) -> None:
-            store.add_game(tid, _record_row(store, tid, ids, cfg, rec))
+            store.add_game(tid, _record_row(ids, cfg, rec))
             prog.add(cfg, rec)
             if on_game is not None:
                 on_game(prog)

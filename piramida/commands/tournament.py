@@ -205,6 +205,7 @@ def register(app: typer.Typer) -> None:
         import json
 
         from piramida.eval.store import Store
+        from piramida.eval.tournament import replay
 
         if not db.is_file():
             fail(f"{db}: no such results file")
@@ -220,28 +221,26 @@ def register(app: typer.Typer) -> None:
         seats = (names[g["seat0"]], names[g["seat1"]])
         typer.echo(f"game {game_id}: {g['variant']}, pair {g['pair']}, seat 0 {seats[0]}, seat 1 {seats[1]}")
         actions = json.loads(g["saved"] or "{}").get("actions", [])
-        from piramida.env.driver import FrameDriver
-        from piramida.env.shot import Shot
+        shots = [0]
 
-        driver = FrameDriver(g["variant"], cfg["noise"])
-        driver.reset(cfg["seed"], g["pair"])
-        shots = 0
-        for a in actions:
-            step = driver.apply(Shot.from_dict(a) if isinstance(a, dict) else str(a))
+        def show(step: Any) -> None:
             who = seats[step.seat]
             if not step.is_shot:
                 typer.echo(f"       p{step.seat} ({who}) chooses {step.action}")
-                continue
-            shots += 1
+                return
+            shots[0] += 1
             line = step.ruling.summary() if step.ruling is not None else "lag shot"
-            typer.echo(f"{shots:4d}  p{step.seat} ({who})  ->  {line}")
-            if png_dir is not None:
+            typer.echo(f"{shots[0]:4d}  p{step.seat} ({who})  ->  {line}")
+            if png_dir is not None and step.ruling is not None:
                 from piramida.env.render import draw_position
 
-                draw_position(driver.game.position, path=png_dir / f"shot_{shots:04d}.png", title=f"game {game_id}, shot {shots}")
+                draw_position(step.ruling.position, path=png_dir / f"shot_{shots[0]:04d}.png",
+                              title=f"game {game_id}, shot {shots[0]}")
+
+        driver = replay(g["variant"], cfg["noise"], cfg["seed"], g["pair"], actions, show)
         game = driver.game
         result = f"winner p{game.winner} ({seats[game.winner]})" if game.winner is not None else "no winner"
-        typer.echo(f"{result}; score {game.score[0]}-{game.score[1]} after {shots} shots")
+        typer.echo(f"{result}; score {game.score[0]}-{game.score[1]} after {shots[0]} shots")
         if save is not None:
             game.save(save)
             typer.echo(f"wrote {save}")
