@@ -1,6 +1,7 @@
 """piramida.agents: the Agent protocol and the agents (docs/design.md §6).
 
-``make_agent(name, **kw)`` builds an agent by name: ``random``, ``greedy``, ``planner``.
+``make_agent(name, **kw)`` builds an agent by name: ``random``, ``greedy``, ``planner``,
+``policy`` (a trained network, agents/policy.py).
 """
 
 from __future__ import annotations
@@ -33,8 +34,20 @@ def _planner(**kw: Any) -> Any:
     return PlannerAgent(**kw)
 
 
-#: Agent name -> factory; factories import lazily so that listing is cheap.
-AGENTS: dict[str, Callable[..., Any]] = {"random": _random, "greedy": _greedy, "planner": _planner}
+def _policy(**kw: Any) -> Any:
+    from piramida.agents.policy import PolicyAgent
+
+    return PolicyAgent(**kw)
+
+
+#: Agent name -> factory; factories import lazily so that listing is cheap
+#: (``policy`` loads torch only when one is built).
+AGENTS: dict[str, Callable[..., Any]] = {
+    "random": _random,
+    "greedy": _greedy,
+    "planner": _planner,
+    "policy": _policy,
+}
 
 
 def make_agent(name: str, **kw: Any) -> Any:

@@ -71,6 +71,16 @@ def _flag(text: str, what: str) -> bool:
     raise AgentSpecError(f"{what} must be true or false, got {brief(text, 30)}")
 
 
+def _file(text: str, what: str) -> str:
+    from pathlib import Path
+
+    if not text.strip():
+        raise AgentSpecError(f"{what} must name a file")
+    if not Path(text).is_file():
+        raise AgentSpecError(f"{what}: no file {brief(text, 60)}")
+    return text
+
+
 def _choice(*allowed: str) -> Callable[[str, str], str]:
     def parse(text: str, what: str) -> str:
         if text not in allowed:
@@ -103,7 +113,15 @@ KEYS: dict[str, dict[str, Key]] = {
         "value": Key("value", _choice("auto", "race", "turn"), "how a sample's table is scored"),
         "book": Key("book", _flag, "play the break book's strokes on a full rack"),
     },
+    "policy": {
+        "path": Key("path", _file, "a policy file written by piramida export (models/free_policy.pt)"),
+        "noise": Key("noise", _noise, "the skill its candidates are made for (default: the file's)"),
+    },
 }
+
+
+#: Keys an agent cannot do without.
+REQUIRED: dict[str, tuple[str, ...]] = {"policy": ("path",)}
 
 
 #: The agents that rank the shots of a decision (``plan(view, top)``): the
@@ -170,6 +188,9 @@ def parse_spec(text: str) -> AgentSpec:
         options[key.arg] = key.parse(v, f"{name}:{k}")
     if "budget_s" in options and "n_sims" in options:
         raise AgentSpecError(f"{name}: give budget or sims, not both")
+    for k in REQUIRED.get(name, ()):
+        if keys[k].arg not in options:
+            raise AgentSpecError(f"{name} needs {k}=..., e.g. {name}:{k}=models/free_policy.pt")
     return AgentSpec(name, tuple(options.items()), text.strip())
 
 

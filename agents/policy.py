@@ -1,0 +1,169 @@
+"""The ``policy`` agent: a trained shot-selection network, one forward pass
+a decision, no search (docs/training.md).
+
+``policy:path=models/free_policy.pt`` loads a policy file written by
+``piramida export`` (``save_policy``): a plain ``torch.save`` of a dict
+that ``torch.load(path, weights_only=True)`` reads - the network's
+weights, its size, the feature layouts it was trained on
+(``LAYOUT_VERSION`` of the candidates, ``OBS_VERSION`` of the
+observation), the variant, noise preset and candidate search it trained
+with, the code version and training config that made it, and a SHA-256
+digest of all of it. A file that is missing, truncated, edited, or made
+for other layouts is a one-line ``PolicyFileError``.
+
+The agent lists the decision's options (``policy_obs.options``: the
+candidates of the search it trained with, or the choices offered), runs
+the network once and plays the highest-scoring option. Deterministic.
+torch is imported when an agent is built, never by ``piramida.agents``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from piramida.agents.base import Action, GameView
+from piramida.agents.policy_obs import OBS_VERSION, SEARCHES, Option, observe, options
+from piramida.agents.shots.candidates import LAYOUT_VERSION
+from piramida.env.errors import PiramidaError
+
+FORMAT = "piramida-policy"
+FORMAT_VERSION = 1
+#: The keys of a policy file besides the weights and the digest.
+META_KEYS = (
+    "format",
+    "format_version",
+    "layout_version",
+    "obs_version",
+    "code_version",
+    "variant",
+    "noise",
+    "search",
+    "net",
+    "config",
+)
+
+
+class PolicyFileError(PiramidaError):
+    """A policy file that cannot be used: missing, truncated, tampered with,
+    or made for another feature layout."""
+
+
+def digest(meta: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+    """SHA-256 over the metadata (as sorted JSON) and every tensor's name,
+    shape, dtype and bytes."""
+    h = hashlib.sha256(json.dumps({k: meta[k] for k in META_KEYS}, sort_keys=True).encode())
+    for name in sorted(state):
+        t = state[name].detach().cpu().contiguous()
+        h.update(f"{name}:{tuple(t.shape)}:{t.dtype}".encode())
+        h.update(t.numpy().tobytes())
+    return h.hexdigest()
+
+
+def save_policy(path: str | Path, state: Mapping[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
+    """Write a policy file: ``state`` (the network's state dict) and ``meta``
+    (``variant``, ``noise``, ``search``, ``net``, ``config``,
+    ``code_version``; the format and layout versions are filled in)."""
+    import torch
+
+    full = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "layout_version": LAYOUT_VERSION,
+        "obs_version": OBS_VERSION,
+    } | {k: meta[k] for k in ("code_version", "variant", "noise", "search", "net", "config")}
+    weights = {k: v.detach().cpu().clone() for k, v in state.items()}
+    data = dict(full, state_dict=weights, digest=digest(full, weights))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(data, path)
+    return data
+
+
+def load_policy(path: str | Path) -> dict[str, Any]:
+    """A policy file's contents, checked (``PolicyFileError`` otherwise)."""
+    import torch
+
+    p = Path(path)
+    if not p.is_file():
+        raise PolicyFileError(f"policy file {str(p)!r} not found")
+    try:
+        data = torch.load(p, weights_only=True, map_location="cpu")
+    except Exception as exc:  # noqa: BLE001 - a damaged zip or pickle fails in many ways
+        raise PolicyFileError(f"{p} is not a readable policy file (truncated or damaged?): {type(exc).__name__}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PolicyFileError(f"{p} is not a piramida policy file")
+    missing = [k for k in (*META_KEYS, "state_dict", "digest") if k not in data]
+    if missing:
+        raise PolicyFileError(f"{p} lacks {', '.join(missing)}")
+    for key, want in (("format_version", FORMAT_VERSION), ("layout_version", LAYOUT_VERSION), ("obs_version", OBS_VERSION)):
+        if data[key] != want:
+            raise PolicyFileError(f"{p} was made for {key} {data[key]}, this code has {want}: re-export or retrain it")
+    state = data["state_dict"]
+    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+        raise PolicyFileError(f"{p}: its weights are not a dict of tensors")
+    try:
+        ok = digest(data, state) == data["digest"]
+    except (TypeError, ValueError, KeyError):
+        ok = False
+    if not ok:
+        raise PolicyFileError(f"{p}: its digest does not match its contents (edited or damaged)")
+    if data["search"] not in SEARCHES:
+        raise PolicyFileError(f"{p}: unknown candidate search {data['search']!r}")
+    return data
+
+
+class PolicyAgent:
+    """Plays the best option by a trained network (see the module docstring)."""
+
+    name = "policy"
+
+    def __init__(self, path: str | Path, noise: str | None = None, seed: int | None = None) -> None:
+        from piramida.agents.policy_net import build_net
+
+        self.path = Path(path)
+        self.data = load_policy(self.path)
+        self.variant: str = self.data["variant"]
+        #: The candidates' skill: the file's noise preset unless told otherwise.
+        self.noise = noise if noise is not None else self.data["noise"]
+        self.search = SEARCHES[self.data["search"]]
+        try:
+            self.net = build_net(self.data["net"])
+            self.net.load_state_dict(self.data["state_dict"], strict=True)
+        except (RuntimeError, ValueError, TypeError) as exc:
+            raise PolicyFileError(f"{self.path}: its weights do not fit its network: {str(exc).splitlines()[0]}") from None
+        self.net.eval()
+        self.seed = seed
+        self.last_option: Option | None = None
+        self.last_intent: tuple[str, ...] = ()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def scores(self, view: GameView) -> tuple[list[Option], Any]:
+        """The decision's options and the network's logits for them."""
+        import torch
+
+        opts = options(view, self.noise, self.search)
+        obs = observe(view, opts)
+        with torch.no_grad():
+            batch = {k: torch.as_tensor(v).unsqueeze(0) for k, v in obs["observations"].items()}
+            logits, _ = self.net(batch, torch.as_tensor(obs["action_mask"]).unsqueeze(0))
+        return opts, logits[0, : len(opts)]
+
+    def act(self, view: GameView) -> Action:
+        opts, logits = self.scores(view)
+        best = opts[int(logits.argmax())]
+        self.last_option = best
+        c = best.candidate
+        if c is not None and c.kind == "pot" and c.line is not None:
+            self.last_intent = ("pot", c.line.target, c.line.pocket)
+        elif c is not None:
+            self.last_intent = (c.kind,)
+        return best.action
+
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "PolicyAgent", "PolicyFileError", "digest", "load_policy", "save_policy"]
