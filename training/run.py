@@ -1,0 +1,407 @@
+"""A training run: PPO self-play with a league, metrics, checkpoints,
+resume, export (docs/training.md).
+
+The run folder holds ``config.toml`` (the config it was started with),
+``metrics.csv`` (one row an iteration), ``league.json`` (the frozen copies
+of main), ``checkpoints/iter_NNNNN`` (RLlib checkpoints) and ``latest``
+(the newest checkpoint's name, written after it is complete, so a run
+killed while saving resumes from the one before).
+
+The league. Module ``main`` is trained; ``player_0`` is always main and
+``player_1`` is main or one of the frozen copies ``frozen_1`` ...
+(``LeagueMapping``), unless the env plays a fixed opponent (greedy,
+random) for that frame. After an iteration in which main's win rate
+against everything but itself (``win_vs_pool``, from the training
+episodes) reaches the threshold, main's weights are copied into a frozen
+module: added with ``add_module`` (and copied onto the env runners by
+hand, ray issue 61960) or, once ``max_frozen`` exist, over the oldest.
+On resume the frozen modules are part of the config from the start, so
+the checkpoint restores them.
+
+Progress against greedy is measured apart from the training batch: the
+evaluation env runner plays duplicate pairs (one rack, seats swapped)
+against greedy with exploration off, every ``eval_every`` iterations.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from piramida.env.errors import PiramidaError
+from piramida.training.config import TrainConfig, load_config, parse_config
+
+MAIN = "main"
+COLUMNS = (
+    "iteration",
+    "env_steps",
+    "env_steps_per_s",
+    "seconds",
+    "episodes",
+    "win_vs_pool",
+    "win_vs_greedy_train",
+    "win_vs_greedy_eval",
+    "eval_frames",
+    "eval_ci_low",
+    "eval_ci_high",
+    "frozen",
+    "snapshot",
+    "total_loss",
+    "entropy",
+)
+
+
+class TrainError(PiramidaError):
+    """A run folder that cannot be used (nothing to resume, no checkpoint)."""
+
+
+class LeagueMapping:
+    """``player_0`` -> main; ``player_1`` -> main or a frozen copy, drawn
+    from the episode's id (so both agents of an episode agree)."""
+
+    def __init__(self, frozen: list[str]) -> None:
+        self.frozen = list(frozen)
+
+    def __call__(self, agent_id: Any, episode: Any = None, **kw: Any) -> str:
+        if agent_id == "player_0" or not self.frozen:
+            return MAIN
+        pool = [MAIN, *self.frozen]
+        h = abs(hash(getattr(episode, "id_", ""))) if episode is not None else 0
+        return pool[h % len(pool)]
+
+
+def _callback_class() -> type:
+    from ray.rllib.callbacks.callbacks import RLlibCallback
+
+    class ShotMetrics(RLlibCallback):
+        """Win rates per kind of opponent from the last infos of an episode:
+        ``win_vs_<opponent>`` (1 won, 0.5 drawn or truncated, 0 lost),
+        ``win_vs_pool`` over every opponent but main itself."""
+
+        def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kw: Any) -> None:
+            infos = episode.get_infos(-1) if hasattr(episode, "get_infos") else {}
+            info = infos.get("player_0") or {}
+            if "outcome" not in info or metrics_logger is None:
+                return
+            score = (float(info["outcome"]) + 1.0) / 2.0
+            opp = str(info.get("opponent", "self"))
+            if opp == "self":
+                mod = episode.module_for("player_1")
+                opp = "self" if mod == MAIN else "frozen"
+            label = "".join(ch if ch.isalnum() else "_" for ch in opp)
+            metrics_logger.log_value(f"win_vs_{label}", score, reduce="mean", window=200)
+            if opp != "self":
+                metrics_logger.log_value("win_vs_pool", score, reduce="mean", window=200)
+            metrics_logger.log_value(f"frames_vs_{label}", 1, reduce="sum")
+
+    return ShotMetrics
+
+
+def build_config(cfg: TrainConfig, frozen: list[str]) -> Any:
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+
+    from piramida.training.module import module_spec
+    from piramida.training.shot_env import rllib_env_class
+
+    modules = [MAIN, *frozen]
+    config = (
+        PPOConfig()
+        .environment(rllib_env_class(), env_config=cfg.env_config())
+        .env_runners(
+            num_env_runners=cfg.env_runners,
+            num_envs_per_env_runner=1,
+            rollout_fragment_length="auto",
+            sample_timeout_s=3600,
+        )
+        .learners(num_learners=0)
+        .multi_agent(
+            policies=set(modules),
+            policy_mapping_fn=LeagueMapping(frozen),
+            policies_to_train=[MAIN],
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: module_spec(cfg.net) for m in modules}))
+        .training(
+            train_batch_size_per_learner=cfg.batch,
+            minibatch_size=min(cfg.minibatch, cfg.batch),
+            num_epochs=cfg.epochs,
+            lr=cfg.lr,
+            gamma=cfg.gamma,
+            entropy_coeff=cfg.entropy,
+        )
+        .callbacks(_callback_class())
+        .debugging(seed=cfg.seed, log_level="ERROR")
+    )
+    if cfg.eval_every > 0 and cfg.eval_pairs > 0:
+        config = config.evaluation(
+            evaluation_interval=cfg.eval_every,
+            evaluation_duration=2 * cfg.eval_pairs,
+            evaluation_duration_unit="episodes",
+            evaluation_num_env_runners=0,
+            evaluation_config={"explore": False, "env_config": cfg.eval_env_config()},
+        )
+    return config
+
+
+def _get(d: Any, *path: str) -> Any:
+    for p in path:
+        if not isinstance(d, dict) or p not in d:
+            return None
+        d = d[p]
+    return d
+
+
+def _num(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a rate ``p`` over ``n`` frames."""
+    if n <= 0:
+        return (0.0, 1.0)
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+class Run:
+    """One run folder (see the module docstring)."""
+
+    def __init__(self, out: str | Path) -> None:
+        self.out = Path(out)
+        self.checkpoints = self.out / "checkpoints"
+
+    @property
+    def metrics(self) -> Path:
+        return self.out / "metrics.csv"
+
+    def config(self) -> TrainConfig:
+        p = self.out / "config.toml"
+        if not p.is_file():
+            raise TrainError(f"{self.out} is not a training run (no config.toml)")
+        return load_config(p)
+
+    def league(self) -> dict[str, Any]:
+        p = self.out / "league.json"
+        return json.loads(p.read_text()) if p.is_file() else {"frozen": [], "next": 0}
+
+    def latest(self) -> Path | None:
+        p = self.out / "latest"
+        if not p.is_file():
+            return None
+        ck = self.checkpoints / p.read_text().strip()
+        return ck if ck.is_dir() else None
+
+    def save(self, algo: Any, league: dict[str, Any]) -> Path:
+        name = f"iter_{algo.iteration:05d}"
+        path = self.checkpoints / name
+        algo.save_to_path(str(path))
+        (self.out / "league.json").write_text(json.dumps(league))
+        tmp = self.out / "latest.tmp"
+        tmp.write_text(name)
+        os.replace(tmp, self.out / "latest")
+        return path
+
+
+def _snapshot(algo: Any, league: dict[str, Any], max_frozen: int) -> str:
+    """Copy main into a frozen module (a new one, or the oldest)."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    main = algo.get_module(MAIN)
+    frozen: list[str] = league["frozen"]
+    if len(frozen) < max_frozen:
+        mid = f"frozen_{len(frozen) + 1}"
+        algo.add_module(
+            module_id=mid,
+            module_spec=RLModuleSpec.from_module(main),
+            new_agent_to_module_mapping_fn=LeagueMapping([*frozen, mid]),
+            new_should_module_be_updated=[MAIN],
+        )
+        frozen.append(mid)
+    else:
+        mid = frozen[league["next"] % len(frozen)]
+        league["next"] += 1
+    state = main.get_state()
+    algo.set_state({"learner_group": {"learner": {"rl_module": {mid: state}}}})
+    # ray issue 61960: the env runners keep the new module's initial weights
+    # until the next sync, so copy main's onto them now.
+    algo.env_runner_group.foreach_env_runner(
+        lambda er: er.module[mid].set_state(er.module[MAIN].get_state()), local_env_runner=True
+    )
+    return mid
+
+
+def row_of(
+    result: dict[str, Any], it: int, seconds: float, steps_before: float, frozen: int, evaluated: bool = True
+) -> dict[str, Any]:
+    """One CSV row from ``algo.train()``'s result (``evaluated``: the
+    evaluation ran this iteration; RLlib repeats its last results otherwise)."""
+    er = result.get("env_runners", {})
+    steps = _num(_get(result, "num_env_steps_sampled_lifetime")) or _num(er.get("num_env_steps_sampled_lifetime")) or 0.0
+    learner = _get(result, "learners", MAIN) or {}
+    row: dict[str, Any] = {
+        "iteration": it,
+        "env_steps": int(steps),
+        "env_steps_per_s": (steps - steps_before) / seconds if seconds > 0 else None,
+        "seconds": seconds,
+        "episodes": _num(er.get("num_episodes")),
+        "win_vs_pool": _num(er.get("win_vs_pool")),
+        "win_vs_greedy_train": _num(er.get("win_vs_greedy")),
+        "frozen": frozen,
+        "total_loss": _num(learner.get("total_loss")),
+        "entropy": _num(learner.get("entropy")),
+    }
+    ev = (_get(result, "evaluation", "env_runners") or {}) if evaluated else {}
+    w = _num(ev.get("win_vs_greedy"))
+    if w is not None:
+        n = int(_num(ev.get("num_episodes")) or 0)
+        row["win_vs_greedy_eval"], row["eval_frames"] = w, n
+        row["eval_ci_low"], row["eval_ci_high"] = wilson(w, n)
+    return row
+
+
+def _last_steps(metrics: Path) -> float:
+    """The env steps of the last row written (0 for a new run)."""
+    if not metrics.is_file():
+        return 0.0
+    with metrics.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return float(rows[-1]["env_steps"]) if rows and rows[-1].get("env_steps") else 0.0
+
+
+def _ray_init(address: str | None, cpus: int | None, temp_dir: str | None) -> bool:
+    import ray
+
+    if ray.is_initialized():
+        return False
+    quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
+    if address:
+        try:
+            ray.init(address=address, **quiet)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise TrainError(f"cannot reach the Ray cluster at {address}: {str(exc).splitlines()[0]}") from None
+    else:
+        kw: dict[str, Any] = {"include_dashboard": False, **quiet}
+        if cpus:
+            kw["num_cpus"] = cpus
+        if temp_dir:
+            kw["_temp_dir"] = temp_dir
+        ray.init(**kw)
+    return True
+
+
+def train(
+    out: str | Path,
+    config: TrainConfig | None = None,
+    *,
+    resume: bool = False,
+    iterations: int | None = None,
+    address: str | None = None,
+    cpus: int | None = None,
+    temp_dir: str | None = None,
+    on_iteration: Callable[[dict[str, Any], int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Train into run folder ``out`` (a new run from ``config``, or with
+    ``resume`` the run there from its latest checkpoint) until
+    ``iterations`` in all (default: the config's). Returns the rows of
+    this call; ``on_iteration(row, total)`` after each."""
+    import ray
+
+    run = Run(out)
+    if resume:
+        cfg = run.config()
+        ck = run.latest()
+        if ck is None:
+            raise TrainError(f"{run.out} has no checkpoint to resume from")
+        league = run.league()
+    else:
+        if config is None:
+            raise TrainError("a new run needs a config")
+        if run.metrics.exists():
+            raise TrainError(f"{run.out} already holds a run: resume it with --resume, or choose another --out")
+        cfg, ck, league = config, None, {"frozen": [], "next": 0}
+        run.out.mkdir(parents=True, exist_ok=True)
+        (run.out / "config.toml").write_text(cfg.text or "[training]\n")
+    total = iterations if iterations is not None else cfg.iterations
+    started = _ray_init(address, cpus, temp_dir)
+    rows: list[dict[str, Any]] = []
+    try:
+        algo = build_config(cfg, list(league["frozen"])).build_algo()
+        try:
+            if ck is not None:
+                algo.restore_from_path(str(ck))
+            new_file = not run.metrics.exists()
+            with run.metrics.open("a", newline="") as fh:
+                writer = csv.DictWriter(fh, fieldnames=COLUMNS, extrasaction="ignore")
+                if new_file:
+                    writer.writeheader()
+                steps_before = _last_steps(run.metrics)
+                while algo.iteration < total:
+                    t0 = time.perf_counter()
+                    result = algo.train()
+                    evaluated = cfg.eval_every > 0 and algo.iteration % cfg.eval_every == 0
+                    dt = time.perf_counter() - t0
+                    row = row_of(result, algo.iteration, dt, steps_before, len(league["frozen"]), evaluated)
+                    steps_before = float(row["env_steps"])
+                    pool = row.get("win_vs_pool")
+                    if pool is not None and pool >= cfg.snapshot_win_rate and cfg.max_frozen > 0:
+                        row["snapshot"] = _snapshot(algo, league, cfg.max_frozen)
+                        row["frozen"] = len(league["frozen"])
+                    writer.writerow(row)
+                    fh.flush()
+                    last = algo.iteration >= total
+                    if last or (cfg.checkpoint_every and algo.iteration % cfg.checkpoint_every == 0):
+                        row["checkpoint"] = str(run.save(algo, league))
+                    rows.append(row)
+                    if on_iteration is not None:
+                        on_iteration(row, total)
+        finally:
+            algo.stop()
+    finally:
+        if started:
+            ray.shutdown()
+    return rows
+
+
+def export(run_dir: str | Path, out: str | Path, checkpoint: str | Path | None = None) -> dict[str, Any]:
+    """Write main's network from the run's latest checkpoint (or
+    ``checkpoint``) as a policy file (``agents.policy.save_policy``)."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    from piramida.agents.policy import save_policy
+    from piramida.agents.policy_net import net_config
+    from piramida.eval.version import code_version
+
+    run = Run(run_dir)
+    cfg = run.config()
+    ck = Path(checkpoint) if checkpoint is not None else run.latest()
+    if ck is None:
+        raise TrainError(f"{run.out} has no checkpoint to export")
+    path = ck / "learner_group" / "learner" / "rl_module" / MAIN
+    if not path.is_dir():
+        raise TrainError(f"{ck} holds no module {MAIN!r}")
+    module: Any = RLModule.from_checkpoint(str(path))
+    meta = {
+        "code_version": code_version(),
+        "variant": cfg.variant,
+        "noise": cfg.noise,
+        "search": cfg.search,
+        "net": net_config(cfg.net),
+        "config": cfg.text,
+    }
+    return save_policy(out, module.net.state_dict(), meta)
+
+
+__all__ = ["COLUMNS", "LeagueMapping", "Run", "TrainError", "build_config", "export", "parse_config", "row_of", "train", "wilson"]
