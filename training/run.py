@@ -281,9 +281,19 @@ def _last_steps(metrics: Path) -> float:
     return float(rows[-1]["env_steps"]) if rows and rows[-1].get("env_steps") else 0.0
 
 
+def quiet_ray() -> None:
+    """RLlib's notices (the new API stack, deprecations, the env id it
+    re-registers) are not a run's progress."""
+    import warnings
+
+    logging.getLogger("ray").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", message=".*Overriding environment.*")
+
+
 def _ray_init(address: str | None, cpus: int | None, temp_dir: str | None) -> bool:
     import ray
 
+    quiet_ray()
     if ray.is_initialized():
         return False
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
@@ -384,6 +394,7 @@ def export(run_dir: str | Path, out: str | Path, checkpoint: str | Path | None =
     from piramida.agents.policy_net import net_config
     from piramida.eval.version import code_version
 
+    quiet_ray()
     run = Run(run_dir)
     cfg = run.config()
     ck = Path(checkpoint) if checkpoint is not None else run.latest()

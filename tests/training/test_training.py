@@ -1,0 +1,198 @@
+"""Training end to end (training/run.py, piramida train / export, the
+policy agent): the smoke config trains, checkpoints and exports; the
+exported file plays the RLlib module's own choices without Ray; the
+module never picks a masked candidate; bad configs and policy files are
+one-line errors; a run resumes from its checkpoint; ``--address`` trains
+on a real two-node Ray cluster."""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from piramida.configs import CONFIG_DIR
+from piramida.training.config import TrainConfigError, load_config, parse_config
+
+SMOKE = CONFIG_DIR / "training" / "smoke.toml"
+
+
+@pytest.fixture
+def ray_temp() -> Iterator[str]:
+    # Ray's unix socket paths may not exceed 107 bytes: a short dir in /tmp.
+    d = tempfile.mkdtemp(prefix="pr16-", dir="/tmp")
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def _decisions(n: int) -> tuple[list, list]:
+    """``n`` decisions of self-play frames with random options: their views
+    and observations (the greedy search keeps each cheap)."""
+    from piramida.training.shot_env import ShotCore
+
+    core = ShotCore({"variant": "free", "search": "greedy", "max_shots": 40})
+    rng = np.random.default_rng(5)
+    views, obs_list = [], []
+    obs, _ = core.reset(seed=5)
+    while len(views) < n:
+        (agent,) = obs
+        views.append(core.view_of(agent))
+        obs_list.append(obs[agent])
+        obs, _, terms, truncs, _ = core.step({agent: int(rng.integers(len(core.opts)))})
+        if terms["__all__"] or truncs["__all__"]:
+            obs, _ = core.reset()
+    return views, obs_list
+
+
+def _batch(obs_list: list) -> dict:
+    return {
+        "observations": {k: torch.as_tensor(np.stack([o["observations"][k] for o in obs_list])) for k in
+                         ("balls", "candidates", "globals")},
+        "action_mask": torch.as_tensor(np.stack([o["action_mask"] for o in obs_list])),
+    }
+
+
+def test_smoke_trains_checkpoints_and_the_export_plays_the_modules_choices(tmp_path: Path, ray_temp: str) -> None:
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    from piramida.agents.policy import PolicyFileError
+    from piramida.agents.specs import parse_spec
+    from piramida.training.run import export, train
+
+    run = tmp_path / "run"
+    rows = train(run, load_config(SMOKE), cpus=2, temp_dir=ray_temp)
+    assert [r["iteration"] for r in rows] == [1, 2]
+    assert rows[0]["env_steps"] >= 32 and rows[1]["env_steps"] > rows[0]["env_steps"]
+    assert all(np.isfinite(r["total_loss"]) for r in rows)
+    assert rows[1]["eval_frames"] == 2 and 0.0 <= rows[1]["win_vs_greedy_eval"] <= 1.0
+    with (run / "metrics.csv").open() as fh:
+        assert [r["iteration"] for r in csv.DictReader(fh)] == ["1", "2"]
+    assert (run / "latest").read_text() == "iter_00002"
+    assert (run / "checkpoints" / "iter_00001").is_dir() and (run / "checkpoints" / "iter_00002").is_dir()
+
+    pt = tmp_path / "p.pt"
+    export(run, pt)
+    data = torch.load(pt, weights_only=True)
+    assert data["format"] == "piramida-policy" and data["variant"] == "free" and data["search"] == "greedy"
+
+    # The RLlib module (from the checkpoint) and the policy agent (from the
+    # file, no Ray) choose the same option in 100 decisions.
+    module = RLModule.from_checkpoint(str(run / "checkpoints" / "iter_00002" / "learner_group" / "learner" / "rl_module" / "main"))
+    views, obs_list = _decisions(100)
+    with torch.no_grad():
+        logits = module.forward_inference({Columns.OBS: _batch(obs_list)})[Columns.ACTION_DIST_INPUTS]
+    agent = parse_spec(f"policy:path={pt}").build()
+    from piramida.agents.policy_obs import options
+
+    for view, row in zip(views, logits, strict=True):
+        opts = options(view, "pro", "greedy")
+        assert agent.act(view) == opts[int(row.argmax())].action
+
+    # Sampling as in exploration: 10 draws from each of the 100 decisions'
+    # distributions, none of them a masked candidate.
+    masks = torch.stack([torch.as_tensor(o["action_mask"]) for o in obs_list])
+    draws = torch.distributions.Categorical(logits=logits).sample((10,))
+    assert draws.numel() == 1000 and bool((masks.gather(1, draws.T) == 1).all())
+
+    # A truncated file and an edited one are one-line errors.
+    bad = tmp_path / "cut.pt"
+    bad.write_bytes(pt.read_bytes()[:2000])
+    with pytest.raises(PolicyFileError, match="truncated"):
+        parse_spec(f"policy:path={bad}").build()
+    data["state_dict"]["score.2.bias"] += 1.0
+    torch.save(data, tmp_path / "edited.pt")
+    with pytest.raises(PolicyFileError, match="digest"):
+        parse_spec(f"policy:path={tmp_path / 'edited.pt'}").build()
+
+
+@pytest.mark.slow
+def test_a_killed_run_resumes_from_its_latest_checkpoint(tmp_path: Path, ray_temp: str) -> None:
+    from piramida.training.run import train
+
+    run = tmp_path / "run"
+    train(run, load_config(SMOKE), iterations=1, cpus=2, temp_dir=ray_temp)
+    rows = train(run, resume=True, iterations=2, cpus=2, temp_dir=ray_temp)
+    assert [r["iteration"] for r in rows] == [2]
+    with (run / "metrics.csv").open() as fh:
+        got = list(csv.DictReader(fh))
+    assert [r["iteration"] for r in got] == ["1", "2"] and int(got[1]["env_steps"]) > int(got[0]["env_steps"])
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("[training]\nbatchsize = 3\n", "unknown key training.batchsize"),
+        ("[training]\nvariant = 'snooker'\n", "unknown variant"),
+        ("[training.opponents]\nwizard = 1.0\n", "unknown agent"),
+        ("[training]\nlr = 'fast'\n", "must be a number"),
+        ("[training.net]\nlayers = 3\n", "unknown network key"),
+        ("[other]\n", "one \\[training\\] table"),
+    ],
+)
+def test_bad_training_configs_are_refused(text: str, match: str) -> None:
+    with pytest.raises(Exception, match=match) as err:
+        parse_config(text)
+    assert isinstance(err.value, TrainConfigError) or "agent" in match
+
+
+def test_shipped_configs_load() -> None:
+    names = sorted(p.stem for p in (CONFIG_DIR / "training").glob("*.toml"))
+    assert names == ["classic71", "combined", "free", "smoke"]
+    for name in names:
+        load_config(CONFIG_DIR / "training" / f"{name}.toml")
+
+
+def test_cli_errors_are_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from piramida.cli import app
+
+    runner = CliRunner()
+    for args in (["train"], ["train", "--resume", str(tmp_path)], ["export", str(tmp_path), "--out", str(tmp_path / "x.pt")],
+                 ["match", "--agents", f"policy:path={tmp_path / 'none.pt'},greedy"]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 2 and res.stderr.count("\n") == 1, (args, res.output)
+
+
+def _ray(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    ray = str(Path(sys.executable).with_name("ray"))
+    return subprocess.run([ray, *args], capture_output=True, text=True, env=env, timeout=180)
+
+
+def test_train_address_uses_a_real_two_node_ray_cluster(tmp_path: Path, ray_temp: str) -> None:
+    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    port = "6392"
+    head = _ray("start", "--head", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
+                "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={ray_temp}", env=env)
+    try:
+        assert head.returncode == 0, head.stderr[-2000:]
+        worker = _ray("start", f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1", "--num-cpus=1", env=env)
+        assert worker.returncode == 0, worker.stderr[-2000:]
+        # One remote env runner (it needs a CPU of the cluster) and one iteration.
+        cfg = tmp_path / "c.toml"
+        cfg.write_text(SMOKE.read_text().replace("env_runners = 0", "env_runners = 1"))
+        out = subprocess.run(
+            [sys.executable, "-m", "piramida", "train", "--config", str(cfg), "--out", str(tmp_path / "run"),
+             "--iterations", "1", "--address", f"127.0.0.1:{port}"],
+            capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert "iter 1/1" in out.stderr and (tmp_path / "run" / "checkpoints" / "iter_00001").is_dir()
+        nodes = subprocess.run([sys.executable, "-c", "import ray; ray.init(address='127.0.0.1:" + port + "', "
+                                "logging_level='ERROR'); print(len([n for n in ray.nodes() if n['Alive']]))"],
+                               capture_output=True, text=True, env=env, timeout=120)
+        assert nodes.stdout.strip().splitlines()[-1] == "2", nodes.stderr[-1000:]
+    finally:
+        _ray("stop", "--force", env=env)
