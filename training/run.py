@@ -354,7 +354,7 @@ def train(
                 algo.restore_from_path(str(ck))
             new_file = not run.metrics.exists()
             with run.metrics.open("a", newline="") as fh:
-                writer = csv.DictWriter(fh, fieldnames=COLUMNS, extrasaction="ignore")
+                writer = csv.DictWriter(fh, fieldnames=list[str](COLUMNS), extrasaction="ignore")
                 if new_file:
                     writer.writeheader()
                 steps_before = _last_steps(run.metrics)
