@@ -40,7 +40,7 @@ from piramida.env.inputs import brief
 from piramida.env.position import VARIANTS
 from piramida.env.shot import Shot
 from piramida.eval.match import play_frame
-from piramida.eval.store import MissingResultsError, Store
+from piramida.eval.store import MissingResultsError, Store, StoreError
 from piramida.eval.version import code_version
 
 FORMATS = ("roundrobin", "gauntlet")
@@ -257,9 +257,18 @@ def replay(
 
 
 def open_results(db: str | Path) -> Store:
-    """An existing results file, opened (``Store`` would create a missing one)."""
+    """An existing results file, opened to be read: ``Store`` would create a
+    missing one, and SQLite takes a file of a few bytes for an empty
+    database that ``Store`` would then write its tables into."""
     if not Path(db).is_file():
         raise MissingResultsError(f"{db}: no such results file")
+    try:
+        with open(db, "rb") as f:
+            head = f.read(16)
+    except OSError as exc:
+        raise StoreError(f"{db}: cannot read it ({exc.strerror or exc})") from None
+    if head != b"SQLite format 3\x00":
+        raise StoreError(f"{db}: not a piramida results file (file is not a database)")
     return Store(db)
 
 

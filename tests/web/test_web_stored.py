@@ -98,5 +98,11 @@ def test_a_server_without_results_files(client: Any) -> None:
 def test_serve_refuses_a_results_file_it_cannot_read(tmp_path: Path) -> None:
     line = cli_error("serve", "--db", str(tmp_path / "nope.sqlite"))
     assert line == f"{tmp_path / 'nope.sqlite'}: no such results file"
-    (tmp_path / "bad.sqlite").write_text("hello\n")
-    assert "not a piramida results file" in cli_error("serve", "--db", str(tmp_path / "bad.sqlite"))
+    # Not a results file, however short: refused, and left as it was (SQLite
+    # would take a one-byte file for an empty database to write tables into).
+    for text in ("hello\n", "x", ""):
+        (tmp_path / "bad.sqlite").write_text(text)
+        assert "not a piramida results file" in cli_error("serve", "--db", str(tmp_path / "bad.sqlite"))
+        assert (tmp_path / "bad.sqlite").read_text() == text
+        assert "not a piramida results file" in cli_error("replay", str(tmp_path / "bad.sqlite"), "1")
+        assert (tmp_path / "bad.sqlite").read_text() == text
