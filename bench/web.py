@@ -208,9 +208,38 @@ def ball_pixel(driver: Any, ball: str) -> tuple[float, float]:
     return tuple(driver.execute_script("return table2css(arguments[0], arguments[1]);", x, y))  # type: ignore[return-value]
 
 
+def stored_screenshot(folder: Path) -> Path:
+    """docs/ui_stored.png: a tiny tournament's results file served (random
+    against greedy, one pair), its second game opened in Play."""
+    import tempfile
+
+    from piramida.eval.tournament import TournamentConfig, run_tournament
+    from piramida.web.server import BackgroundServer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "ui_stored.png"
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "results.sqlite"
+        run_tournament(TournamentConfig(("random", "greedy"), ("free",), 1, "pro", 3), db)
+        with BackgroundServer(dbs=[db]) as server:
+            driver = start_browser(1440, 960)
+            try:
+                load(driver, server.url)
+                tab(driver, "play")
+                wait_js(driver, "document.querySelectorAll('#stored-game option').length === 2")
+                select(driver, "stored-game", "2")
+                driver.find_element("id", "stored-open").click()
+                wait_js(driver, "window.piramida.play && window.piramida.play.over", 60)
+                time.sleep(0.3)
+                driver.save_screenshot(str(path))
+            finally:
+                driver.quit()
+    return path
+
+
 def screenshots(folder: Path) -> list[Path]:
     """docs/ui_*.png: the editor, the suggestions with the cloud, an
-    animation under way, a frame against greedy."""
+    animation under way, a frame against greedy, a stored game opened."""
     from piramida.web.server import BackgroundServer
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -283,7 +312,7 @@ def screenshots(folder: Path) -> list[Path]:
             snap("play")
         finally:
             driver.quit()
-    return shots
+    return [*shots, stored_screenshot(folder)]
 
 
 def main(argv: list[str] | None = None) -> int:

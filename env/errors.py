@@ -33,3 +33,8 @@ class InvalidEventsError(PiramidaError):
 
 class UnknownVariantError(PiramidaError):
     """A variant name that piramida does not know."""
+
+
+class NotFoundError(PiramidaError):
+    """Something named that is not there: a game, a results file (the web
+    API answers it with HTTP 404)."""

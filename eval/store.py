@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from piramida.env.errors import PiramidaError
+from piramida.env.errors import NotFoundError, PiramidaError
 
 SCHEMA_VERSION = 1
 
@@ -83,6 +83,14 @@ GAME_FIELDS = (
 class StoreError(PiramidaError):
     """A results file that cannot be opened, is not ours, or is of another
     schema version."""
+
+
+class GameNotFoundError(StoreError, NotFoundError):
+    """A game id the results file does not hold."""
+
+
+class MissingResultsError(StoreError, NotFoundError):
+    """A results file that is not there (to be read, not created)."""
 
 
 def config_key(config: Mapping[str, Any]) -> str:
@@ -211,5 +219,5 @@ class Store:
     def game(self, game_id: int) -> dict[str, Any]:
         row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"{self.path}: no game {game_id}")
+            raise GameNotFoundError(f"{self.path}: no game {game_id}")
         return dict(row) | {"stats": json.loads(row["stats"])}

@@ -40,7 +40,7 @@ from piramida.env.inputs import brief
 from piramida.env.position import VARIANTS
 from piramida.env.shot import Shot
 from piramida.eval.match import play_frame
-from piramida.eval.store import Store
+from piramida.eval.store import MissingResultsError, Store, StoreError
 from piramida.eval.version import code_version
 
 FORMATS = ("roundrobin", "gauntlet")
@@ -254,6 +254,84 @@ def replay(
         if on_step is not None:
             on_step(step)
     return driver
+
+
+def open_results(db: str | Path) -> Store:
+    """An existing results file, opened to be read: ``Store`` would create a
+    missing one, and SQLite takes a file of a few bytes for an empty
+    database that ``Store`` would then write its tables into."""
+    if not Path(db).is_file():
+        raise MissingResultsError(f"{db}: no such results file")
+    try:
+        with open(db, "rb") as f:
+            head = f.read(16)
+    except OSError as exc:
+        raise StoreError(f"{db}: cannot read it ({exc.strerror or exc})") from None
+    if head != b"SQLite format 3\x00":
+        raise StoreError(f"{db}: not a piramida results file (file is not a database)")
+    return Store(db)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as a results file keeps it: its row, the agent specs in its
+    seats, and what ``replay`` needs to rebuild the frame."""
+
+    row: dict[str, Any]
+    seats: tuple[str, str]
+    noise: str
+    seed: int
+    actions: list[Any]
+
+    @property
+    def id(self) -> int:
+        return int(self.row["id"])
+
+    def rebuild(self, on_step: Callable[[Step], None] | None = None) -> FrameDriver:
+        """The frame, replayed from the stored actions (``replay``)."""
+        return replay(self.row["variant"], self.noise, self.seed, self.row["pair"], self.actions, on_step)
+
+
+def stored_game(db: str | Path, game_id: int) -> StoredGame:
+    """Game ``game_id`` of a results file (``piramida replay``, the web
+    page's stored games)."""
+    import json
+
+    with open_results(db) as store:
+        g = store.game(game_id)
+        names = store.agents()
+        t = next(x for x in store.tournaments() if x["id"] == g["tournament_id"])
+    cfg = t["config"]
+    actions = json.loads(g["saved"] or "{}").get("actions", [])
+    return StoredGame(g, (names[g["seat0"]], names[g["seat1"]]), cfg["noise"], cfg["seed"], actions)
+
+
+def stored_games(db: str | Path, variant: str | None = None) -> list[dict[str, Any]]:
+    """The games of a results file in short, by id: ``id``, ``tournament``,
+    ``variant``, ``pair``, ``agents`` (the pairing), ``seats`` (the specs
+    of p0 and p1), ``score`` (by seat), ``winner`` (a spec or None),
+    ``result`` (``p0 wins``, ``p1 wins`` or ``draw``), ``shots``."""
+    with open_results(db) as store:
+        names = store.agents()
+        rows = store.games(variant=variant)
+    out = []
+    for g in rows:
+        seats = (g["seat0"], g["seat1"])
+        by_agent = {g["agent_a"]: g["score0"], g["agent_b"]: g["score1"]}
+        won = g["winner"]
+        out.append({
+            "id": g["id"],
+            "tournament": g["tournament_id"],
+            "variant": g["variant"],
+            "pair": g["pair"],
+            "agents": [names[g["agent_a"]], names[g["agent_b"]]],
+            "seats": [names[s] for s in seats],
+            "score": [by_agent[s] for s in seats],
+            "winner": None if won is None else names[won],
+            "result": "draw" if won is None else f"p{seats.index(won)} wins",
+            "shots": g["shots"],
+        })
+    return out
 
 
 # ------------------------------------------------------------------ running

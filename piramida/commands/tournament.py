@@ -202,25 +202,15 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Show a stored game shot by shot."""
-        import json
+        from piramida.eval.tournament import stored_game
 
-        from piramida.eval.store import Store
-        from piramida.eval.tournament import replay
-
-        if not db.is_file():
-            fail(f"{db}: no such results file")
+        stored = stored_game(db, game_id)
         if png_dir is not None:
             check_out_dir(png_dir, "--png-dir")
         if save is not None:
             check_out_file(save, "--save", suffix=".json")
-        with Store(db) as store:
-            g = store.game(game_id)
-            names = store.agents()
-            t = next(x for x in store.tournaments() if x["id"] == g["tournament_id"])
-        cfg = t["config"]
-        seats = (names[g["seat0"]], names[g["seat1"]])
+        g, seats = stored.row, stored.seats
         typer.echo(f"game {game_id}: {g['variant']}, pair {g['pair']}, seat 0 {seats[0]}, seat 1 {seats[1]}")
-        actions = json.loads(g["saved"] or "{}").get("actions", [])
         shots = [0]
 
         def show(step: Any) -> None:
@@ -237,8 +227,7 @@ def register(app: typer.Typer) -> None:
                 draw_position(step.ruling.position, path=png_dir / f"shot_{shots[0]:04d}.png",
                               title=f"game {game_id}, shot {shots[0]}")
 
-        driver = replay(g["variant"], cfg["noise"], cfg["seed"], g["pair"], actions, show)
-        game = driver.game
+        game = stored.rebuild(show).game
         result = f"winner p{game.winner} ({seats[game.winner]})" if game.winner is not None else "no winner"
         typer.echo(f"{result}; score {game.score[0]}-{game.score[1]} after {shots[0]} shots")
         if save is not None:

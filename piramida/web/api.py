@@ -17,11 +17,12 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from piramida.env.errors import PiramidaError
+from piramida.env.errors import NotFoundError
 from piramida.env.inputs import (
     InvalidInputError,
     brief,
@@ -41,6 +42,8 @@ MAX_BUDGET_S = 60.0
 MAX_CLOUD = 2000
 #: Games kept in memory at once; the least recently used goes first.
 MAX_SESSIONS = 64
+#: Stored games listed at once (the first by id; ``total`` counts them all).
+MAX_LISTED = 2000
 #: Decimals of coordinates (0.01 mm) and times (0.01 ms) sent to the page.
 XY_DECIMALS = 5
 T_DECIMALS = 5
@@ -50,7 +53,7 @@ class BadRequestError(InvalidInputError):
     """A request the API cannot read: not JSON, not an object, a wrong type."""
 
 
-class UnknownGameError(PiramidaError):
+class UnknownGameError(NotFoundError):
     """A game id the server does not hold (never started, or dropped)."""
 
 
@@ -505,11 +508,13 @@ class Session:
             "reason": step.reason,
             "ruling": None,
             "summary": None,
+            "foul": False,
             "simulation": None,
         }
         if step.ruling is not None:
             out["ruling"] = step.ruling.to_dict()
             out["summary"] = step.ruling.summary()
+            out["foul"] = not step.ruling.legal
         elif step.kind == "lag":
             out["summary"] = "lag shot"
         elif step.kind == "choice":
@@ -565,6 +570,25 @@ class Session:
 
     def save(self) -> dict[str, Any]:
         return self.game.to_dict()
+
+    def history(self) -> list[dict[str, Any]]:
+        """The actions of the frame so far, as the log shows played steps:
+        ``seat``, ``who``, ``kind``, ``brief``, ``summary``, ``foul``."""
+        from piramida.env.shot import Shot
+
+        out = []
+        for entry, ruling, seat in zip(self.game.history, self.game.rulings, self.seats, strict=True):
+            item: dict[str, Any] = {"seat": seat, "who": "you" if seat == self.seat else "agent", "foul": False}
+            if entry["type"] == "choice":
+                choice = str(entry["choice"])
+                item |= {"kind": "choice", "action": choice, "brief": choice, "summary": f"p{seat} chooses {choice}"}
+            else:
+                shot = Shot.from_dict(entry["shot"])
+                item |= {"kind": "lag" if ruling is None else "shot", "action": shot.to_text(),
+                         "brief": brief_shot(shot), "summary": "lag shot" if ruling is None else ruling.summary()}
+                item["foul"] = ruling is not None and not ruling.legal
+            out.append(item)
+        return out
 
 
 def brief_shot(shot: Any) -> str:
@@ -647,7 +671,8 @@ def new_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
 
 def load_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
     """``{"game": <a saved game, as piramida play --save writes it>, "agent",
-    "seat", "noise", "seed"}``: go on with a saved frame."""
+    "seat", "noise", "seed"}``: go on with a saved frame. ``history``: its
+    actions, as ``Session.history`` lists them."""
     from piramida.env.driver import FrameDriver
     from piramida.env.game import Game, InvalidSaveError
 
@@ -660,5 +685,75 @@ def load_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
     driver = FrameDriver(game.variant, noise, game.options)
     driver.resume(game, seed)
     s = sessions.add(Session(driver, spec, seat, noise, seed))
-    return {"state": s.state()}
+    return {"state": s.state(), "history": s.history()}
 
+
+
+# ------------------------------------------------------------------ stored games
+class UnservedError(NotFoundError):
+    """A results file the server was not started with."""
+
+
+class Results:
+    """The results files named by ``piramida serve --db``, by the name given
+    there: the only files the page may read (it names one, never a path)."""
+
+    def __init__(self, paths: Iterable[str | Path] = ()) -> None:
+        self.paths: dict[str, Path] = {}
+        for p in paths:
+            self.paths.setdefault(str(Path(p)), Path(p))
+
+    def names(self) -> list[str]:
+        return list(self.paths)
+
+    def path(self, name: str | None) -> Path:
+        """The file of ``name``; with one file served, ``name`` may be left out."""
+        if not self.paths:
+            raise UnservedError("no results files are served here (start the page with piramida serve --db FILE)")
+        if name is None:
+            if len(self.paths) == 1:
+                return next(iter(self.paths.values()))
+            raise BadRequestError(f"'db' is missing: name one of {', '.join(map(brief, self.paths))}")
+        got = self.paths.get(name)
+        if got is None:
+            raise UnservedError(f"results file {brief(name)} is not served here; served: {', '.join(map(brief, self.paths))}")
+        return got
+
+
+def _query_text(query: Mapping[str, Any], key: str) -> str | None:
+    value = query.get(key)
+    if value is not None and not isinstance(value, str):
+        raise BadRequestError(f"'{key}' must be a string, got {brief(value)}")
+    return value
+
+
+def list_games(results: Results, query: Mapping[str, Any]) -> dict[str, Any]:
+    """``?db=NAME&variant=V`` (both optional): the stored games of one
+    served results file or of all, as ``eval.tournament.stored_games``
+    lists them, each with its ``db``; ``dbs``: the served names."""
+    from piramida.env.position import VARIANTS
+    from piramida.eval.tournament import stored_games
+
+    _check_keys(query, ("db", "variant"), "games request")
+    variant = _query_text(query, "variant") or None
+    if variant is not None and variant not in VARIANTS:
+        raise BadRequestError(f"unknown variant {brief(variant, 30)}; known: {', '.join(VARIANTS)}")
+    name = _query_text(query, "db")
+    names = results.names() if name is None else [name]
+    games: list[dict[str, Any]] = []
+    for n in names:
+        games += [{"db": n} | g for g in stored_games(results.path(n), variant)]
+    return {"dbs": results.names(), "total": len(games), "games": games[:MAX_LISTED]}
+
+
+def stored_game(results: Results, query: Mapping[str, Any], game_id: str) -> dict[str, Any]:
+    """``GET /api/games/{id}?db=NAME``: the stored game rebuilt from its
+    actions (``eval.tournament``'s ``stored_game`` and ``replay``, as
+    ``piramida replay``), as ``piramida replay --save`` writes it."""
+    from piramida.eval.tournament import stored_game as read
+
+    _check_keys(query, ("db",), "game request")
+    if not (game_id.isascii() and game_id.isdigit()) or len(game_id) > 19:
+        raise BadRequestError(f"a game id is a whole number from 1, got {brief(game_id, 30)}")
+    gid = integer(int(game_id), "the game id", 1, SEED_MAX, BadRequestError)
+    return read(results.path(_query_text(query, "db")), gid).rebuild().game.to_dict()

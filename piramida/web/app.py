@@ -21,9 +21,12 @@ Routes (docs/ui.md has the request and answer of each):
     POST /api/play/{id}/agent    the agent's next action
     POST /api/play/{id}/undo     take back the player's last action
     GET  /api/play/{id}/save     the saved game (Game.to_dict)
+    GET  /api/games              the games of the served results files (?db=, ?variant=)
+    GET  /api/games/{id}         one rebuilt, as piramida replay --save writes it (?db=)
 
 Bad input is HTTP 400 with ``{"error": LINE}``, LINE the one line the
-command line prints after ``error:``; a bug is 500 with ``{"error":
+command line prints after ``error:`` (404 for a game or results file that
+is not there or not served); a bug is 500 with ``{"error":
 "internal error (...)"}``. Everything that simulates or plans runs in a
 thread pool off the event loop, so the server keeps answering meanwhile.
 """
@@ -33,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
@@ -46,7 +49,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from piramida.env.errors import PiramidaError
+from piramida.env.errors import NotFoundError, PiramidaError
 from piramida.env.inputs import MAX_TEXT_CHARS, one_line
 from piramida.web import api
 
@@ -119,22 +122,27 @@ async def read_body(request: Request) -> dict[str, Any]:
     return api.parse_body(body)
 
 
-def endpoint(fn: Callable[..., Any], *, body: bool = True, pooled: bool = True, **fixed: Any) -> Callable[..., Any]:
-    """A route handler around an API function: the request's JSON body and
-    path parameters in, JSON out, a ``PiramidaError`` as 400."""
+def endpoint(
+    fn: Callable[..., Any], *, body: bool = True, query: bool = False, pooled: bool = True, **fixed: Any
+) -> Callable[..., Any]:
+    """A route handler around an API function: the request's JSON body (or,
+    with ``query``, its query parameters) and path parameters in, JSON out,
+    a ``PiramidaError`` as 400 (a ``NotFoundError`` as 404)."""
 
     async def handle(request: Request) -> Response:
         pool: Pool = request.app.state.pool
         try:
             args: list[Any] = []
-            if body:
+            if query:
+                args.append(dict(request.query_params))
+            elif body:
                 args.append(await read_body(request))
             kwargs = dict(fixed) | dict(request.path_params)
             call = partial(fn, **kwargs)
             result = await pool.run(call, *args) if pooled else call(*args)
             return JSONResponse(result)
         except PiramidaError as exc:
-            return error(404 if isinstance(exc, api.UnknownGameError) else 400, str(exc) or type(exc).__name__)
+            return error(404 if isinstance(exc, NotFoundError) else 400, str(exc) or type(exc).__name__)
         except RecursionError:
             return error(400, "the input is nested too deeply")
         except Exception as exc:  # a bug: one line for the page, the trace in the log
@@ -153,10 +161,11 @@ def _session_call(method: str) -> Callable[..., Any]:
     return call
 
 
-def create_app(workers: int | None = None, warm: bool = True) -> Starlette:
+def create_app(workers: int | None = None, warm: bool = True, dbs: Iterable[str | Path] = ()) -> Starlette:
     """The application. ``warm``: load the physics in the background at
-    start-up."""
+    start-up; ``dbs``: the results files whose games the page may open."""
     sessions = api.Sessions()
+    results = api.Results(dbs)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -197,6 +206,8 @@ def create_app(workers: int | None = None, warm: bool = True) -> Starlette:
         Route("/api/play/{game_id}/undo", endpoint(_session_call("undo"), body=False, sessions=s),
               methods=["POST"]),
         Route("/api/play/{game_id}/save", endpoint(_session_call("save"), body=False, sessions=s)),
+        Route("/api/games", endpoint(partial(api.list_games, results), query=True)),
+        Route("/api/games/{game_id}", endpoint(partial(api.stored_game, results), query=True)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -208,4 +219,5 @@ def create_app(workers: int | None = None, warm: bool = True) -> Starlette:
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed})
     app.state.sessions = sessions
+    app.state.results = results
     return app

@@ -7,6 +7,8 @@ import socket
 import threading
 import time
 import urllib.request
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
@@ -24,19 +26,23 @@ def _config(app: Any, host: str, port: int, log_level: str) -> Any:
     return uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False, lifespan="on")
 
 
-def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, log_level: str = "warning") -> None:
-    """Serve until interrupted."""
+def run(
+    host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, log_level: str = "warning", dbs: Iterable[str | Path] = ()
+) -> None:
+    """Serve until interrupted; ``dbs``: the results files the page may read."""
     import uvicorn
 
     from piramida.web.app import create_app
 
-    uvicorn.Server(_config(create_app(), host, port, log_level)).run()
+    uvicorn.Server(_config(create_app(dbs=dbs), host, port, log_level)).run()
 
 
 class BackgroundServer:
     """The application on a free loopback port, in a daemon thread."""
 
-    def __init__(self, host: str = DEFAULT_HOST, port: int = 0, workers: int | None = None) -> None:
+    def __init__(
+        self, host: str = DEFAULT_HOST, port: int = 0, workers: int | None = None, dbs: Iterable[str | Path] = ()
+    ) -> None:
         import uvicorn
 
         from piramida.web.app import create_app
@@ -46,7 +52,7 @@ class BackgroundServer:
         self.sock.bind((host, port))
         self.host, self.port = self.sock.getsockname()[:2]
         self.url = url_for(self.host, self.port)
-        self.app = create_app(workers)
+        self.app = create_app(workers, dbs=dbs)
         self.server = uvicorn.Server(_config(self.app, self.host, self.port, "warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

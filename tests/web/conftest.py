@@ -1,6 +1,8 @@
 """One web server for the web tests: the application on a free loopback
 port in a background thread (piramida/web/server.py), and a small JSON
-client. ``bench/`` is made importable for the browser helpers."""
+client; a second one serving a tiny tournament's results file (random
+against greedy, one pair: two games) for the stored games. ``bench/`` is
+made importable for the browser helpers."""
 
 from __future__ import annotations
 
@@ -67,3 +69,27 @@ def server() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def client(server: Any) -> Client:
     return Client(server.url)
+
+
+@pytest.fixture(scope="session")
+def results_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A results file with two stored games (a second or two to play)."""
+    from piramida.eval.tournament import TournamentConfig, run_tournament
+
+    db = tmp_path_factory.mktemp("results") / "results.sqlite"
+    run_tournament(TournamentConfig(("random", "greedy"), ("free",), 1, "pro", 3), db)
+    return db
+
+
+@pytest.fixture(scope="session")
+def stored_server(results_db: Path) -> Iterator[Any]:
+    """The application serving ``results_db`` (``piramida serve --db``)."""
+    from piramida.web.server import BackgroundServer
+
+    with BackgroundServer(dbs=[results_db]) as s:
+        yield s
+
+
+@pytest.fixture(scope="session")
+def stored_client(stored_server: Any) -> Client:
+    return Client(stored_server.url)

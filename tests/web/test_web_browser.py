@@ -1,7 +1,8 @@
 """The page in headless Chromium (Selenium with Debian's chromium and
 chromium-driver, which .ci/run installs): load it, drag a ball, ask for a
 suggestion and see three arrows, animate it, play a shot against greedy and
-see the ruling, reload from the URL and get the same position.
+see the ruling, reload from the URL and get the same position; open a game
+stored by a tournament and see its rulings.
 
 Skipped, with the reason, only where the browser is not installed."""
 
@@ -21,6 +22,7 @@ from bench.web import (
     load,
     midgame_text,
     page_url,
+    select,
     start_browser,
     tab,
     wait_js,
@@ -137,4 +139,31 @@ def test_play_a_shot_against_greedy_and_see_the_ruling(server: Any, browser: Any
     assert first.startswith("p0 (you) ball=0 phi=70.1") and "legal | p0 scored 3 | score 4-2" in first
     wait_js(browser, "window.piramida.play.to_act !== 'agent' && !window.piramida.playBusy", 60)
     assert "last ruling:" in browser.find_element("id", "play-state").text
+    assert severe_logs(browser) == []
+
+
+def test_open_a_stored_game_and_see_its_first_ruling(stored_server: Any, results_db: Any, browser: Any) -> None:
+    from piramida.eval.tournament import stored_game
+
+    stored = stored_game(results_db, 2)
+    game = stored.rebuild().game
+    first = next(r for r in game.rulings if r is not None).summary()
+    load(browser, stored_server.url)
+    tab(browser, "play")
+    wait_js(browser, "document.querySelectorAll('#stored-game option').length === 2")
+    assert browser.find_element("id", "stored").is_displayed()
+    assert not browser.find_element("id", "stored-db-label").is_displayed()  # one file: nothing to pick
+    select(browser, "stored-game", "2")
+    browser.find_element("id", "stored-open").click()
+    wait_js(browser, f"window.piramida.play && window.piramida.play.actions === {len(game.history)}", 60)
+    lines = [li.text for li in browser.find_elements("css selector", "#play-log li")]
+    assert lines[0] == f"(loaded stored game 2, a free frame after {game.shots} shots)"
+    assert len(lines) == 1 + len(game.history)
+    shot = next(line for line in lines[1:] if "→" in line)
+    assert shot.endswith(first) and (f"({stored.seats[0]})" in shot or f"({stored.seats[1]})" in shot)
+    assert "frame over" in browser.find_element("id", "play-state").text
+    # As a loaded game: undo takes back the player's last action (p0's).
+    browser.find_element("id", "play-undo").click()
+    wait_js(browser, f"window.piramida.play.actions < {len(game.history)}")
+    assert browser.execute_script("return window.piramida.play.over") is False
     assert severe_logs(browser) == []

@@ -20,6 +20,8 @@ const S = {
   drag: null,
   hint: null,         // a hint's drawing in play
   play: null,         // the frame in play: the server's state
+  stored: null,       // the stored games listed: {dbs, total, games}
+  storedAsked: false,
   playBusy: false,
   place: null,        // where a ball in hand is put for the shot
   view: {s: 1, m: 0, tableH: 0, rowH: 28, cssW: 0, cssH: 0},
@@ -950,13 +952,14 @@ async function playNew() {
   } catch (e) { showError(e.message); }
 }
 
-function logStep(step) {
+// One action in the log; `who` names the seat (a stored game's agents).
+function logStep(step, who) {
   const li = document.createElement("li");
-  const who = step.who === "you" ? "you" : S.play.agent;
+  who = who || (step.who === "you" ? "you" : S.play.agent);
   const what = step.kind === "choice" ? `chooses ${step.action}` : step.brief;
   li.textContent = `p${step.seat} (${who}) ${what}${step.summary && step.kind !== "choice" ? "  →  " + step.summary : ""}`;
   if (step.refused) li.textContent += `  (refused: ${step.reason})`;
-  li.className = step.who + (step.ruling && !step.ruling.legal ? " foul" : "");
+  li.className = step.who + (step.foul ? " foul" : "");
   const log = $("play-log");
   log.appendChild(li);
   log.scrollTop = log.scrollHeight;
@@ -1089,20 +1092,78 @@ async function playLoad(ev) {
   await loadGameText(text);
 }
 
-async function loadGameText(text) {
+// A saved game (its JSON text or object, as `piramida play --save` writes
+// it): played on from where it ends, its actions listed in the log.
+// `what` says where it came from; `names`, who sat in each seat.
+async function loadGame(game, what, names) {
   stopAnimation();
   try {
-    const res = await api("/api/play/load", {game: text, ...playSettings()});
+    const res = await api("/api/play/load", {game, ...playSettings()});
     S.play = res.state;
+    S.hint = null;
+    S.place = null;
     $("play-log").innerHTML = "";
     const li = document.createElement("li");
-    li.textContent = `(loaded a saved ${S.play.variant} frame after ${S.play.shots} shots)`;
+    li.textContent = `(loaded ${what} ${S.play.variant} frame after ${S.play.shots} shots)`;
     $("play-log").appendChild(li);
+    for (const step of res.history) logStep(step, names && names[step.seat]);
+    $("play-log").scrollTop = 0;  // read from the first action
     showPlay();
     await continuePlay();
   } catch (e) { showError(e.message); }
 }
+const loadGameText = (text) => loadGame(text, "a saved");
 window.piramidaLoadGame = loadGameText;
+
+// ------------------------------------------------------------------ stored games
+// The games of the results files `piramida serve --db` names (the control
+// stays hidden when there are none).
+async function storedList() {
+  const q = new URLSearchParams();
+  if ($("stored-db").value) q.set("db", $("stored-db").value);
+  if ($("stored-variant").value) q.set("variant", $("stored-variant").value);
+  try {
+    const res = await api(`/api/games?${q}`);
+    if (!S.stored) {
+      for (const name of res.dbs) {  // names from the command line: text, not HTML
+        const o = document.createElement("option");
+        o.value = o.textContent = name;
+        $("stored-db").appendChild(o);
+      }
+      $("stored-db-label").hidden = res.dbs.length < 2;
+      options("stored-variant", ["", ...S.meta.variants]);
+      $("stored-variant").options[0].textContent = "all";
+      S.stored = res;
+      if (res.dbs.length > 1) { await storedList(); return; }  // the first file's games only
+    }
+    S.stored = res;
+    $("stored").hidden = res.dbs.length === 0;
+    const sel = $("stored-game");
+    sel.innerHTML = "";
+    for (const g of res.games) {
+      const o = document.createElement("option");
+      o.value = g.id;
+      o.dataset.db = g.db;
+      o.textContent = `#${g.id} ${g.variant}, pair ${g.pair}: ${g.seats[0]} v ${g.seats[1]}, `
+        + `${g.result} ${g.score[0]}-${g.score[1]}, ${g.shots} shots`;
+      sel.appendChild(o);
+    }
+    $("stored-open").disabled = res.games.length === 0;
+    $("stored-count").textContent = res.total > res.games.length ? `the first ${res.games.length} of ${res.total}`
+      : `${res.total} game${res.total === 1 ? "" : "s"}`;
+  } catch (e) { showError(e.message); }
+}
+
+async function storedOpen() {
+  const o = $("stored-game").selectedOptions[0];
+  if (!o) return;
+  const g = S.stored.games.find((x) => String(x.id) === o.value && x.db === o.dataset.db);
+  status(`rebuilding game ${o.value}…`);
+  try {
+    const saved = await api(`/api/games/${o.value}?db=${encodeURIComponent(o.dataset.db)}`);
+    await loadGame(saved, `stored game ${o.value}, a`, g && g.seats);
+  } catch (e) { showError(e.message); } finally { status(""); }
+}
 
 // ------------------------------------------------------------------ tabs
 function switchTab(tab) {
@@ -1114,7 +1175,7 @@ function switchTab(tab) {
   $("shot-panel").hidden = !(tab === "shot" || tab === "play");
   S.place = null;
   fillShotBalls();
-  if (tab === "play") { showPlay(); continuePlay(); }
+  if (tab === "play") { showPlay(); continuePlay(); if (!S.storedAsked) { S.storedAsked = true; storedList(); } }
   requestRender();
 }
 
@@ -1186,6 +1247,9 @@ async function init() {
   $("play-undo").addEventListener("click", playUndo);
   $("play-save").addEventListener("click", playSave);
   $("play-load").addEventListener("change", playLoad);
+  $("stored-db").addEventListener("change", storedList);
+  $("stored-variant").addEventListener("change", storedList);
+  $("stored-open").addEventListener("click", storedOpen);
   showPlay();
   render();
   S.debug.ready = true;
