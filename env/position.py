@@ -134,6 +134,10 @@ class Position:
         object.__setattr__(self, "owed", owed)
         self._validate()
 
+    #: Fields whose change leaves the balls' own checks (ids, surface,
+    #: overlaps) as they were.
+    _STATE_FIELDS = frozenset({"shelves", "score", "owed", "to_move", "in_hand", "is_break"})
+
     def moved(self, balls: tuple[tuple[str, float, float], ...]) -> Position:
         """This position with ``balls`` (a subset of its own, in its order,
         moved) and nothing else changed, without validating again.
@@ -165,9 +169,13 @@ class Position:
         except UnknownVariantError as exc:
             raise InvalidPositionError(str(exc)) from None
         known = set(ball_ids(self.variant))
+        seen = self._validate_balls(known)
+        self._validate_state(known, seen)
+        self._validate_overlaps()
+
+    def _validate_balls(self, known: set[str]) -> set[str]:
         seen: set[str] = set()
         t = self.table
-        r = t.ball_radius
         for b, x, y in self.balls:
             if b not in known:
                 self._fail(f"unknown ball id {b!r} for variant {self.variant}")
@@ -178,6 +186,9 @@ class Position:
                 self._fail(f"ball {b} has a non-finite coordinate ({x}, {y})")
             if not t.on_surface(x, y):
                 self._fail(f"ball {b} at ({_coord(x)}, {_coord(y)}) is off the playing surface")
+        return seen
+
+    def _validate_state(self, known: set[str], seen: set[str]) -> None:
         for i, shelf in enumerate(self.shelves):
             for b in shelf:
                 if b not in known:
@@ -198,14 +209,19 @@ class Position:
         lo = -MAX_SCORE if self.variant in POINT_VARIANTS else 0
         if any(not lo <= n <= MAX_SCORE for n in self.score):
             self._fail(f"scores in {self.variant} must be in [{lo}, {MAX_SCORE}], got {list(self.score)}")
-        # Overlaps: touching within float error is allowed (the rack touches).
+
+    def _validate_overlaps(self) -> None:
+        # Touching within float error is allowed (the rack touches).
+        r = self.table.ball_radius
         n = len(self.balls)
         tol = 1e-9
+        d = 2 * r - tol
         for i in range(n):
             bi, xi, yi = self.balls[i]
             for j in range(i + 1, n):
                 bj, xj, yj = self.balls[j]
-                if math.hypot(xi - xj, yi - yj) < 2 * r - tol:
+                # The box test only skips pairs hypot would clear anyway.
+                if abs(xi - xj) < d and abs(yi - yj) < d and math.hypot(xi - xj, yi - yj) < d:
                     self._fail(
                         f"balls {bi} and {bj} overlap (centres "
                         f"{math.hypot(xi - xj, yi - yj) * 1000:.2f} mm apart, diameter {2 * r * 1000:.0f} mm)"
@@ -241,7 +257,26 @@ class Position:
         return replace(self, balls=tuple((b, xy[0], xy[1]) for b, xy in balls.items()))
 
     def replace(self, **kw: Any) -> Position:
-        return replace(self, **kw)
+        """This position with ``kw`` changed, checked. When only the frame
+        state changes (not the balls, table or variant), the balls' own
+        checks are not repeated: the referee moves to the next player this
+        way several times a shot."""
+        if not kw.keys() <= self._STATE_FIELDS:
+            return replace(self, **kw)
+        out = object.__new__(Position)
+        out.__dict__.update(self.__dict__)
+        out.__dict__.update(kw)
+        try:
+            if "shelves" in kw:
+                out.__dict__["shelves"] = (tuple(out.shelves[0]), tuple(out.shelves[1]))
+            if "score" in kw:
+                out.__dict__["score"] = (int(out.score[0]), int(out.score[1]))
+            if "owed" in kw:
+                out.__dict__["owed"] = (int(out.owed[0]), int(out.owed[1]))
+        except (TypeError, ValueError, OverflowError, IndexError) as exc:
+            raise InvalidPositionError(f"position fields are malformed: {exc}") from None
+        out._validate_state(set(ball_ids(out.variant)), {b for b, _, _ in out.balls})
+        return out
 
     # -------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:

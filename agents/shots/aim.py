@@ -46,18 +46,15 @@ def object_error(result: ShotResult, line: PotLine, start: tuple[float, float]) 
     """Degrees between the object ball's direction just after the struck
     ball first touches it and the direction to the aim point; None if the
     struck ball touches another ball first or nothing."""
-    for e in result.events:
-        if e.type == "ball_ball" and line.struck in e.balls:
-            other = e.balls[1] if e.balls[0] == line.struck else e.balls[0]
-            if other != line.target:
-                return None
-            st = result.state_of(line.target, e.t)
-            if st is None:
-                return None
-            got = math.degrees(math.atan2(st[3], st[2]))
-            want = math.degrees(math.atan2(line.aim[1] - start[1], line.aim[0] - start[0]))
-            return wrap_deg(got - want)
-    return None
+    contact = result.first_contact(line.struck)
+    if contact is None or contact[0] != line.target:
+        return None
+    st = result.state_of(line.target, contact[1])
+    if st is None:
+        return None
+    got = math.degrees(math.atan2(st[3], st[2]))
+    want = math.degrees(math.atan2(line.aim[1] - start[1], line.aim[0] - start[0]))
+    return wrap_deg(got - want)
 
 
 def pots(tr: Trial, line: PotLine, called: bool) -> bool:

@@ -41,6 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from piramida.agents.shots.ghost import MAX_CUT_DEG, aim_point
 from piramida.configs import CONFIG_DIR
@@ -71,15 +72,6 @@ def _pocket_arrays(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return aims, axes, mouths
 
 
-def _seg_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance from points ``p`` to segments a-b (broadcasting, last axis 2)."""
-    d = b - a
-    L2 = np.maximum((d * d).sum(-1), 1e-18)
-    s = np.clip(((p - a) * d).sum(-1) / L2, 0.0, 1.0)
-    q = a + s[..., None] * d
-    return np.sqrt(((p - q) ** 2).sum(-1))
-
-
 def easiest_difficulty(
     position: Position, struck: Sequence[str], targets: Sequence[str] | None = None
 ) -> float | None:
@@ -91,72 +83,108 @@ def easiest_difficulty(
     if not ids:
         return None
     table = position.table
-    R = table.ball_radius
-    P = np.array([[x, y] for _, x, y in position.balls])
     index = {b: i for i, b in enumerate(ids)}
-    S = [index[s] for s in struck if s in index]
-    T = [index[t] for t in (targets if targets is not None else ids) if t in index]
-    if not S or not T:
+    S = np.array([index[s] for s in struck if s in index], dtype=np.int64)
+    T = np.array([index[t] for t in (targets if targets is not None else ids) if t in index], dtype=np.int64)
+    if not len(S) or not len(T):
         return None
+    P = np.array([[x, y] for _, x, y in position.balls])
     aims, axes, mouths = _pocket_arrays(table)
-    # Object paths: target t -> aim point of pocket k.
-    Pt = P[T][:, None, :]  # (T,1,2)
-    od_vec = aims[None, :, :] - Pt  # (T,K,2)
-    od = np.sqrt((od_vec**2).sum(-1))  # (T,K)
-    u = od_vec / np.maximum(od, 1e-12)[..., None]
-    cos_app = np.clip((u * axes[None]).sum(-1), -1.0, 1.0)
-    window = mouths[None] * cos_app - 2 * R  # (T,K)
-    ghost = Pt - 2 * R * u  # (T,K,2)
-    eps = 1e-9  # Table.on_surface's tolerance
-    on = (
-        (ghost[..., 0] >= R - eps)
-        & (ghost[..., 0] <= table.width - R + eps)
-        & (ghost[..., 1] >= R - eps)
-        & (ghost[..., 1] <= table.length - R + eps)
-    )
+    R = table.ball_radius
+    u, ghost, window, od, on = _object_lines(P, T, aims, axes, mouths, R, table.width, table.length)
     # A ghost ball off the rectangle may still be in a pocket's mouth (a
     # ball hanging in the jaws): the few such lines are asked one by one.
     for j, k in zip(*np.nonzero(~on), strict=True):
         on[j, k] = table.on_surface(float(ghost[j, k, 0]), float(ghost[j, k, 1]))
-    # Blockers of the object path: every ball but the target (and the struck
-    # ball, subtracted below).
-    d_obj = _seg_dist(P[None, None, :, :], Pt[:, :, None, :], aims[None, :, None, :])  # (T,K,n)
-    hit_obj = d_obj < 2 * R
-    hit_obj[np.arange(len(T)), :, T] = False
-    n_obj = hit_obj.sum(-1)  # (T,K)
-    Ps = P[S]  # (S,2)
-    Sa = np.array(S)
-    Ta = np.array(T)
-    obj_by_s = hit_obj[:, :, Sa].transpose(2, 0, 1)  # (S,T,K): struck ball on the object path
-    blocked_obj = (n_obj[None] - obj_by_s) > 0
-    cvec = ghost[None] - Ps[:, None, None, :]  # (S,T,K,2)
-    cd = np.sqrt((cvec**2).sum(-1))
-    cos_cut = (cvec * u[None]).sum(-1) / np.maximum(cd, 1e-12)
-    ok = (
-        (window[None] > 0)
-        & on[None]
-        & ~blocked_obj
-        & (cos_cut >= math.cos(math.radians(MAX_CUT_DEG)))
-        & (cd > 1e-9)
-        & (Sa[:, None, None] != Ta[None, :, None])
-    )
-    if not ok.any():
-        return None
-    wa = np.maximum(window / np.maximum(od, 1e-12), 1e-6)[None]
-    diff = (1.0 + cd / np.maximum(od, 0.1)[None]) / (wa * np.maximum(cos_cut, 0.05))
-    # The cue ball's path is checked lazily, easiest line first: the first
-    # clear one is the answer, and it is usually among the first few.
-    flat = np.flatnonzero(ok)
-    order = flat[np.argsort(diff.ravel()[flat], kind="stable")]
-    shape = ok.shape
-    for f in order:
-        i, j, k = np.unravel_index(f, shape)
-        d = _seg_dist(P, Ps[i], ghost[j, k])
-        d[Sa[i]] = np.inf
-        d[Ta[j]] = np.inf
-        if not (d < 2 * R).any():
-            return float(diff[i, j, k])
-    return None
+    d = _easiest(P, S, T, aims, u, ghost, window, od, on, R, math.cos(math.radians(MAX_CUT_DEG)))
+    return None if d < 0 else d
+
+
+# The two kernels below are one numpy computation written out as loops (a
+# numpy version over arrays of a dozen balls spent its time in numpy's call
+# overhead); the arithmetic is the same operations in the same order, so
+# the difficulties are the same floats.
+@njit(cache=True)
+def _seg_dist2(px, py, ax, ay, bx, by):  # pragma: no cover - compiled
+    """Distance from point p to segment a-b."""
+    dx, dy = bx - ax, by - ay
+    L2 = max(dx * dx + dy * dy, 1e-18)
+    s = min(max(((px - ax) * dx + (py - ay) * dy) / L2, 0.0), 1.0)
+    qx, qy = ax + s * dx, ay + s * dy
+    return math.sqrt((px - qx) * (px - qx) + (py - qy) * (py - qy))
+
+
+@njit(cache=True)
+def _object_lines(P, T, aims, axes, mouths, R, W, L):  # pragma: no cover - compiled
+    """Per target and pocket: the direction to the pocket's aim point, the
+    ghost ball, the pocket window, the distance and whether the ghost ball
+    is on the rectangle of the bed."""
+    nt, nk = len(T), aims.shape[0]
+    u = np.empty((nt, nk, 2))
+    ghost = np.empty((nt, nk, 2))
+    window = np.empty((nt, nk))
+    od = np.empty((nt, nk))
+    on = np.empty((nt, nk), dtype=np.bool_)
+    eps = 1e-9  # Table.on_surface's tolerance
+    for j in range(nt):
+        tx, ty = P[T[j], 0], P[T[j], 1]
+        for k in range(nk):
+            vx, vy = aims[k, 0] - tx, aims[k, 1] - ty
+            d = math.sqrt(vx * vx + vy * vy)
+            od[j, k] = d
+            dd = max(d, 1e-12)
+            ux, uy = vx / dd, vy / dd
+            u[j, k, 0], u[j, k, 1] = ux, uy
+            cos_app = min(max(ux * axes[k, 0] + uy * axes[k, 1], -1.0), 1.0)
+            window[j, k] = mouths[k] * cos_app - 2 * R
+            gx, gy = tx - 2 * R * ux, ty - 2 * R * uy
+            ghost[j, k, 0], ghost[j, k, 1] = gx, gy
+            on[j, k] = R - eps <= gx <= W - R + eps and R - eps <= gy <= L - R + eps
+    return u, ghost, window, od, on
+
+
+@njit(cache=True)
+def _easiest(P, S, T, aims, u, ghost, window, od, on, R, cos_max):  # pragma: no cover - compiled
+    """The smallest difficulty over (struck, target, pocket) lines whose
+    object and cue paths are clear; -1 when none is."""
+    n, nt, nk = P.shape[0], len(T), aims.shape[0]
+    best = math.inf
+    for j in range(nt):
+        t = T[j]
+        for k in range(nk):
+            if not (window[j, k] > 0 and on[j, k]):
+                continue
+            # Balls on the object path other than the target.
+            first, count = -1, 0
+            for m in range(n):
+                if m != t and _seg_dist2(P[m, 0], P[m, 1], P[t, 0], P[t, 1], aims[k, 0], aims[k, 1]) < 2 * R:
+                    count += 1
+                    first = m
+            if count > 1:
+                continue
+            gx, gy = ghost[j, k, 0], ghost[j, k, 1]
+            ux, uy = u[j, k, 0], u[j, k, 1]
+            wa = max(window[j, k] / max(od[j, k], 1e-12), 1e-6)
+            for i in range(len(S)):
+                sb = S[i]
+                if sb == t or (count == 1 and first != sb):
+                    continue
+                cx, cy = gx - P[sb, 0], gy - P[sb, 1]
+                cd = math.sqrt(cx * cx + cy * cy)
+                cos_cut = (cx * ux + cy * uy) / max(cd, 1e-12)
+                if not (cos_cut >= cos_max and cd > 1e-9):
+                    continue
+                diff = (1.0 + cd / max(od[j, k], 0.1)) / (wa * max(cos_cut, 0.05))
+                if diff >= best:
+                    continue
+                clear = True
+                for m in range(n):
+                    if m != sb and m != t and _seg_dist2(P[m, 0], P[m, 1], P[sb, 0], P[sb, 1], gx, gy) < 2 * R:
+                        clear = False
+                        break
+                if clear:
+                    best = diff
+    return best if best < math.inf else -1.0
 
 
 class PotModelError(PiramidaError):

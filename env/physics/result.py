@@ -160,6 +160,20 @@ class ShotResult:
             self._trajectories = sample_trajectories(self._segments, self._ids, self._P, self.duration)
         return self._trajectories
 
+    def first_contact(self, ball: str) -> tuple[str, float] | None:
+        """The ball ``ball`` first touches and when: the first ball_ball
+        event naming it in ``events``, read from the records without
+        building the events (an aiming loop asks this of every trial)."""
+        ids = self._ids
+        try:
+            k = ids.index(ball)
+        except ValueError:
+            return None
+        for typ, t, i, j, _, _ in self._event_rows():
+            if typ == EV_BALL and (i == k or j == k):
+                return ids[int(j) if i == k else int(i)], t
+        return None
+
     @property
     def n_events(self) -> int:
         """len(events), without building them."""
