@@ -29,11 +29,27 @@ Measured points:
   made from, so agreement with them is by construction; the third panel
   plots them.
 - ``bench/data/throw_measured.csv`` (columns ``source, spin, speed_mps,
-  cut_deg, throw_deg``; spin ``stun`` or ``roll``), if present: any further
-  measured points, drawn on the first two panels and scored.
+  cut_deg, throw_deg``; spin ``stun`` or ``roll``): further measured
+  points, drawn on the first two panels and scored. Today it holds
+  Domenech-Carbo 2023 (Mech. Res. Commun. 131, 104149), Fig. 5: 52
+  rolling-cue-ball shots at about 0.8 m/s with 61 mm billiard balls, as
+  read off the published plot (see the file's header for who digitized it
+  and how the plotted angle is read as throw). For every speed and spin in
+  the file that is not one of the three above, the panel also gets the
+  model's curve at that speed and spin, so the points sit next to a curve
+  made under their own conditions.
+
+Mapping pool or carom measurements onto our 68 mm balls: same cut angle,
+same cue ball speed and spin state (stun: no spin; roll: natural roll v/R),
+our table's friction law and restitution. The kernel's throw depends on the
+radius only through R w, which natural roll makes equal to v, so the ball
+size itself does not enter; the ball surfaces (the friction) are what
+differ, and the model keeps ours.
 
 Prints, and with ``--json`` returns, the mean absolute error in degrees of
-the model against every measured point, and against TP A-14's curves.
+the model against every measured point (per source), and against TP A-14's
+curves; writes the scores to ``bench/results/throw_measured.json``
+(``--results``).
 """
 
 from __future__ import annotations
@@ -51,6 +67,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "data" / "throw_measured.csv"
 OUT = REPO / "docs" / "throw_curves.png"
+RESULTS = REPO / "bench" / "results" / "throw_measured.json"
 
 MPH = 0.44704
 SPEEDS = (1 * MPH, 3 * MPH, 7 * MPH)
@@ -106,25 +123,57 @@ def tp_a14_throw(v: float, cut_deg: float, spin: str, P: np.ndarray) -> float:
     return -math.degrees(math.atan(k * vt / (v * math.cos(phi))))
 
 
-def measured_points() -> list[dict[str, Any]]:
+def read_measured(path: Path = DATA) -> list[dict[str, Any]]:
+    """The rows of a measured-throw CSV (``#`` lines are comments); checks
+    each row's spin and ranges so a bad digitization fails loudly."""
+    pts: list[dict[str, Any]] = []
+    if not path.is_file():
+        return pts
+    with path.open(encoding="utf-8") as f:
+        for row in csv.DictReader(line for line in f if not line.lstrip().startswith("#")):
+            p = {
+                "source": row["source"].strip(),
+                "spin": row["spin"].strip(),
+                "speed_mps": float(row["speed_mps"]),
+                "cut_deg": float(row["cut_deg"]),
+                "throw_deg": float(row["throw_deg"]),
+            }
+            if p["spin"] not in ("stun", "roll"):
+                raise ValueError(f"{path}: spin must be stun or roll, got {p['spin']!r}")
+            if not (p["speed_mps"] > 0 and 0 <= p["cut_deg"] < 90 and abs(p["throw_deg"]) < 45):
+                raise ValueError(f"{path}: row out of range: {row}")
+            pts.append(p)
+    return pts
+
+
+def measured_points(path: Path = DATA) -> list[dict[str, Any]]:
     pts = [
         {"source": "Marlow 1995 Table 10 (TP A-28)", "spin": "stun", "speed_mps": v, "cut_deg": 45.0,
          "throw_deg": math.degrees(math.atan(mu))}
         for v, mu in MARLOW
     ]
-    if DATA.is_file():
-        with DATA.open(encoding="utf-8") as f:
-            for row in csv.DictReader(line for line in f if not line.lstrip().startswith("#")):
-                pts.append(
-                    {
-                        "source": row["source"],
-                        "spin": row["spin"].strip(),
-                        "speed_mps": float(row["speed_mps"]),
-                        "cut_deg": float(row["cut_deg"]),
-                        "throw_deg": float(row["throw_deg"]),
-                    }
-                )
-    return pts
+    return pts + read_measured(path)
+
+
+def mean_abs_error(measured: list[float], model: list[float]) -> float:
+    """Mean absolute difference in degrees; NaN for no points."""
+    if len(measured) != len(model):
+        raise ValueError("measured and model lengths differ")
+    if not measured:
+        return float("nan")
+    return float(np.mean(np.abs(np.asarray(model, dtype=float) - np.asarray(measured, dtype=float))))
+
+
+def extra_conditions(pts: list[dict[str, Any]]) -> list[tuple[str, float]]:
+    """(spin, speed) of the CSV's points that are not one of SPEEDS."""
+    out: list[tuple[str, float]] = []
+    for p in pts:
+        if p["source"].startswith("Marlow"):
+            continue
+        key = (p["spin"], p["speed_mps"])
+        if key not in out and not any(math.isclose(p["speed_mps"], v, rel_tol=1e-3) for v in SPEEDS):
+            out.append(key)
+    return out
 
 
 def curves() -> dict[str, Any]:
@@ -140,27 +189,48 @@ def curves() -> dict[str, Any]:
                 "constant": [-model_throw(v, c, spin, Pc) for c in cuts],
                 "tp_a14": [-tp_a14_throw(v, c, spin, P) for c in cuts],
             }
+    out["measured_conditions"] = [
+        {"spin": spin, "speed_mps": v, "model": [-model_throw(v, c, spin, P) for c in cuts],
+         "constant": [-model_throw(v, c, spin, Pc) for c in cuts]}
+        for spin, v in extra_conditions(measured_points())
+    ]
     return out
 
 
 def scores(cv: dict[str, Any]) -> dict[str, Any]:
     P = _params()
+    Pc = _params("constant")
     pts = measured_points()
-    errs = []
     for p in pts:
-        got = -model_throw(p["speed_mps"], p["cut_deg"], p["spin"], P)
-        p["model_deg"] = got
-        errs.append(abs(got - p["throw_deg"]))
+        p["model_deg"] = -model_throw(p["speed_mps"], p["cut_deg"], p["spin"], P)
+        p["constant_deg"] = -model_throw(p["speed_mps"], p["cut_deg"], p["spin"], Pc)
+        p["tp_a14_deg"] = -tp_a14_throw(p["speed_mps"], p["cut_deg"], p["spin"], P)
     diffs = {}
     for spin in ("stun", "roll"):
         for name, c in cv[spin].items():
-            diffs[f"{spin} {name}"] = float(np.mean(np.abs(np.array(c["model"]) - np.array(c["tp_a14"]))))
-    marlow = [e for e, p in zip(errs, pts, strict=True) if p["source"].startswith("Marlow")]
-    other = [e for e, p in zip(errs, pts, strict=True) if not p["source"].startswith("Marlow")]
+            diffs[f"{spin} {name}"] = mean_abs_error(c["tp_a14"], c["model"])
+    by_source: dict[str, Any] = {}
+    for src in dict.fromkeys(p["source"] for p in pts):
+        sp = [p for p in pts if p["source"] == src]
+        meas = [p["throw_deg"] for p in sp]
+        by_source[src] = {
+            "n": len(sp),
+            "mae_model_deg": mean_abs_error(meas, [p["model_deg"] for p in sp]),
+            "mae_constant_mu_deg": mean_abs_error(meas, [p["constant_deg"] for p in sp]),
+            "mae_tp_a14_deg": mean_abs_error(meas, [p["tp_a14_deg"] for p in sp]),
+            "mean_signed_error_model_deg": float(np.mean([p["model_deg"] - p["throw_deg"] for p in sp])),
+            "mean_measured_deg": float(np.mean(meas)),
+            "mean_model_deg": float(np.mean([p["model_deg"] for p in sp])),
+        }
+    marlow = [p for p in pts if p["source"].startswith("Marlow")]
+    other = [p for p in pts if not p["source"].startswith("Marlow")]
     return {
         "points": pts,
-        "mae_marlow_deg": float(np.mean(marlow)),
-        "mae_other_measured_deg": float(np.mean(other)) if other else None,
+        "by_source": by_source,
+        "mae_marlow_deg": mean_abs_error([p["throw_deg"] for p in marlow], [p["model_deg"] for p in marlow]),
+        "mae_other_measured_deg": (
+            mean_abs_error([p["throw_deg"] for p in other], [p["model_deg"] for p in other]) if other else None
+        ),
         "n_other_measured": len(other),
         "mae_vs_tp_a14_deg": diffs,
         "mae_vs_tp_a14_all_deg": float(np.mean(list(diffs.values()))),
@@ -182,16 +252,22 @@ def plot(cv: dict[str, Any], sc: dict[str, Any], out: Path) -> None:
             ax.plot(cuts, c["tp_a14"], color=col, lw=1, ls="--", label=f"TP A-14 closed form, {name}")
         ax.plot(cuts, cv[spin][SPEED_NAMES[0]]["constant"], color="grey", lw=1, ls=":",
                 label="constant mu = 0.06 (any speed)")
-        for p in sc["points"]:
-            if p["spin"] == spin and not p["source"].startswith("Marlow"):
-                ax.plot(p["cut_deg"], p["throw_deg"], "ko", ms=5)
+        for mc in cv["measured_conditions"]:
+            if mc["spin"] == spin:
+                ax.plot(cuts, mc["model"], color="black", lw=2,
+                        label=f"model, {mc['speed_mps']:.2f} m/s (measured points' conditions)")
+        for src, st in sc["by_source"].items():
+            sp = [p for p in sc["points"] if p["source"] == src and p["spin"] == spin]
+            if sp and not src.startswith("Marlow"):
+                ax.plot([p["cut_deg"] for p in sp], [p["throw_deg"] for p in sp], "ko", ms=4, mfc="none",
+                        label=f"measured: {src}, MAE {st['mae_model_deg']:.2f} deg")
         ax.set_title(f"Throw vs cut angle, {title}")
         ax.set_xlabel("cut angle (degrees)")
         ax.set_ylabel("throw (degrees)")
         ax.set_xlim(0, 90)
-        ax.set_ylim(0, 8)
+        ax.set_ylim(0, 10)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="upper right")
+        ax.legend(fontsize=7, loc="upper right" if spin == "stun" else "upper left")
     ax = axes[2]
     P = _params()
     vs = np.logspace(-1.3, 1.1, 80)
@@ -207,9 +283,11 @@ def plot(cv: dict[str, Any], sc: dict[str, Any], out: Path) -> None:
     ax.set_ylabel("throw (degrees)")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
+    other = sc["mae_other_measured_deg"]
+    other_txt = f", vs {sc['n_other_measured']} other measured points {other:.2f} deg" if other is not None else ""
     fig.suptitle(
         "Collision-induced throw, Russian pyramid balls (R 34 mm, e_ball 0.95), friction mu(v) = 9.951e-3 + "
-        f"0.108 exp(-1.088 v); MAE vs Marlow {sc['mae_marlow_deg']:.2f} deg, vs TP A-14 curves "
+        f"0.108 exp(-1.088 v); MAE vs Marlow {sc['mae_marlow_deg']:.2f} deg{other_txt}, vs TP A-14 curves "
         f"{sc['mae_vs_tp_a14_all_deg']:.2f} deg",
         fontsize=10,
     )
@@ -224,21 +302,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-plot", action="store_true")
+    ap.add_argument("--results", default=str(RESULTS), help="scores JSON path (empty string: do not write)")
     args = ap.parse_args(argv)
     cv = curves()
     sc = scores(cv)
     if not args.no_plot:
         plot(cv, sc, args.out)
+    if args.results:
+        results = Path(args.results)
+        results.parent.mkdir(parents=True, exist_ok=True)
+        summary = {k: v for k, v in sc.items() if k != "points"}
+        summary["points"] = [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in p.items()}
+                             for p in sc["points"]]
+        summary["data"] = str(DATA.relative_to(REPO))
+        results.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps({"scores": sc, "curves": cv}, indent=1))
         return 0
     print("measured points (throw in degrees):")
     for p in sc["points"]:
-        print(f"  {p['source']:<34} {p['spin']:<4} v {p['speed_mps']:6.3f} m/s  cut {p['cut_deg']:5.1f}  "
+        print(f"  {p['source']:<38} {p['spin']:<4} v {p['speed_mps']:6.3f} m/s  cut {p['cut_deg']:5.1f}  "
               f"measured {p['throw_deg']:5.2f}  model {p['model_deg']:5.2f}")
     print(f"MAE vs Marlow's points: {sc['mae_marlow_deg']:.3f} deg")
     if sc["mae_other_measured_deg"] is not None:
         print(f"MAE vs {sc['n_other_measured']} other measured points: {sc['mae_other_measured_deg']:.3f} deg")
+    for src, st in sc["by_source"].items():
+        print(f"  {src}: n {st['n']}, MAE model {st['mae_model_deg']:.3f}, constant mu "
+              f"{st['mae_constant_mu_deg']:.3f}, TP A-14 {st['mae_tp_a14_deg']:.3f} deg; mean measured "
+              f"{st['mean_measured_deg']:.2f}, mean model {st['mean_model_deg']:.2f} deg")
     print("MAE of the model against TP A-14's closed form, cut 0-85 degrees:")
     for k, v in sc["mae_vs_tp_a14_deg"].items():
         print(f"  {k:<26} {v:.3f} deg")
