@@ -184,10 +184,16 @@ class PlannerAgent:
         svoyaks: int = 0,
         q: float | None = None,
         q_other: float | None = None,
+        salt: int = 0,
     ) -> None:
         self.budget_s = budget_s
+        #: Mixed into every seed it is given (the spec key ``seed``): two
+        #: planners that differ only here draw different samples on the
+        #: same rack, so a match of the two measures sampling luck. 0: none.
+        self.salt = int(salt)
         self.noise = None if noise in (None, "none") else load_noise(noise)
-        self.seed = 0 if seed is None else int(seed)
+        self.seed = 0
+        self.reset(seed)
         self.n_sims = n_sims
         self.n_samples = max(1, int(n_samples))
         #: The pot-probability model of the skill it plans for (its noise
@@ -221,6 +227,8 @@ class PlannerAgent:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.seed = int(seed)
+            if self.salt:
+                self.seed = int(np.random.SeedSequence([self.seed, self.salt]).generate_state(1, dtype=np.uint64)[0])
 
     # ------------------------------------------------------------ entry
     def act(self, view: GameView) -> Action:

@@ -112,6 +112,7 @@ KEYS: dict[str, dict[str, Key]] = {
         "noise": Key("noise", _noise, "the skill it plans for: none, pro, amateur, novice or a .toml"),
         "value": Key("value", _choice("auto", "race", "turn"), "how a sample's table is scored"),
         "book": Key("book", _flag, "play the break book's strokes on a full rack"),
+        "seed": Key("salt", _positive_int, "mixed into the seeds a match gives it: the same planner sampling differently"),
     },
     "policy": {
         "path": Key("path", _file, "a policy file written by piramida export (models/free_policy.pt)"),

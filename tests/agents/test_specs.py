@@ -34,7 +34,7 @@ def test_built_agents_take_the_options() -> None:
         ("", "agent spec is NAME"),
         ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
         ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: noise\)"),
-        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book\)"),
+        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed\)"),
         ("planner:budget", "expected key=value"),
         ("planner:budget=fast", "budget must look like"),
         ("planner:budget=0s", "more than 0"),
@@ -60,3 +60,17 @@ def test_counts_and_durations() -> None:
     with pytest.raises(AgentSpecError, match="expected 2 agents"):
         parse_specs("greedy", count=2)
     assert parse_duration("2") == 2.0 and parse_duration("250ms") == 0.25
+
+
+def test_planner_seed_key_changes_its_seeds_and_zero_changes_nothing():
+    from piramida.agents.specs import parse_spec
+
+    plain = parse_spec("planner:sims=30").build()
+    salted = parse_spec("planner:sims=30:seed=7").build()
+    plain.reset(123)
+    salted.reset(123)
+    assert plain.seed == 123
+    assert salted.seed != 123
+    again = parse_spec("planner:sims=30:seed=7").build()
+    again.reset(123)
+    assert again.seed == salted.seed
