@@ -36,7 +36,8 @@ from piramida.env.gym.multi import MultiAgentPyramidCore
 from piramida.env.gym.opponents import random_action
 
 
-def _pin_one_core() -> str:
+def pin_one_core() -> str:
+    """Pin this process to one CPU (a per-core figure); what was done, in words."""
     try:
         cpu = min(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cpu})
@@ -128,7 +129,7 @@ def _best(fn: Any, repeat: int) -> dict[str, Any]:
 
 
 def run(steps: int, repeat: int = 3) -> dict[str, Any]:
-    pinned = _pin_one_core()
+    pinned = pin_one_core()
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     rows = {}
     for env_id, variant in pg.ENV_IDS.items():

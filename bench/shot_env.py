@@ -27,15 +27,7 @@ from typing import Any
 import numpy as np
 
 import piramida.training.shot_env as se
-
-
-def _pin_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return "not pinned"
+from bench.env_steps import pin_one_core
 
 
 def measure(variant: str, search: str, steps: int) -> dict[str, Any]:
@@ -92,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--searches", default="planner,greedy")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    pinned = _pin_one_core()
+    pinned = pin_one_core()
     rows = [measure(v, s, a.steps) for v in a.variants.split(",") for s in a.searches.split(",")]
     if a.json:
         print(json.dumps({"machine": f"{os.cpu_count()} CPUs, {pinned}", "results": rows}, indent=1))

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pettingzoo import AECEnv
-
+from piramida.env.gym.aec import TurnsAEC
 from piramida.training.shot_env import (
     AGENTS,
     DEFAULT_MAX_SHOTS,
@@ -17,7 +16,7 @@ from piramida.training.shot_env import (
 )
 
 
-class ShotsAEC(AECEnv):
+class ShotsAEC(TurnsAEC):
     """Self-play shot selection as a PettingZoo AEC game: ``player_0``
     and ``player_1`` acting in turn (a player who pots acts again).
     ``observe(agent)`` works for either at any time; its
@@ -40,40 +39,11 @@ class ShotsAEC(AECEnv):
     def action_space(self, agent: str) -> Any:
         return self.spaces[1]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.core.reset(seed=seed)
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.core.actor()
-
     def observe(self, agent: str) -> Any:
         return self.core.observe(agent)
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        _, rew, terms, truncs, infos = self.core.step({agent: action})
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: float(rew.get(a, 0.0)) for a in self.agents}
-        self.infos.update(infos)
-        if terms["__all__"] or truncs["__all__"]:
-            self.terminations = {a: bool(terms[a]) for a in self.agents}
-            self.truncations = {a: bool(truncs[a]) for a in self.agents}
-        else:
-            self.agent_selection = self.core.actor()
-        self._accumulate_rewards()
-
     def render(self) -> Any:
         return None
-
-    def close(self) -> None:
-        pass
 
 
 __all__ = ["ShotsAEC"]

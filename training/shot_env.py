@@ -62,8 +62,8 @@ from piramida.agents.policy_obs import (
 )
 from piramida.agents.specs import parse_spec
 from piramida.env.driver import FrameDriver
+from piramida.env.gym.multi import AGENTS
 
-AGENTS: tuple[str, str] = ("player_0", "player_1")
 SELF = "self"
 DEFAULT_MAX_SHOTS = 200
 CONFIG_KEYS = ("variant", "noise", "options", "max_shots", "search", "opponents", "duplicate", "seed")

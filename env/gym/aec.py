@@ -22,7 +22,46 @@ from .multi import AGENTS, MultiAgentPyramidCore
 from .single import DEFAULT_MAX_SHOTS
 
 
-class PyramidAEC(AECEnv):
+class TurnsAEC(AECEnv):
+    """The AEC bookkeeping over a two-player core that says whose turn it
+    is (``actor()``) and steps with ``{agent: action}`` as RLlib's
+    multi-agent envs do; subclasses build ``self.core`` and observe."""
+
+    core: Any
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.core.reset(seed=seed, options=options)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.core.actor()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        # The core checks the action first: a refused one changes nothing here.
+        _, rew, terms, truncs, infos = self.core.step({agent: action})
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: float(rew.get(a, 0.0)) for a in self.agents}
+        for a, info in infos.items():
+            self.infos[a] = info
+        if terms["__all__"] or truncs["__all__"]:
+            self.terminations = {a: bool(terms[a]) for a in self.agents}
+            self.truncations = {a: bool(truncs[a]) for a in self.agents}
+        else:
+            self.agent_selection = self.core.actor()
+        self._accumulate_rewards()
+
+    def close(self) -> None:
+        pass
+
+
+class PyramidAEC(TurnsAEC):
     """One frame of ``variant`` as a PettingZoo AEC game."""
 
     metadata = {
@@ -67,16 +106,6 @@ class PyramidAEC(AECEnv):
     def action_space(self, agent: str) -> Any:
         return self.core.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.core.reset(seed=seed, options=options)
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.core.actor()
-
     def observe(self, agent: str) -> Any:
         o = observe(self.core.frame.g, AGENTS.index(agent))
         if self.core.flat_obs:
@@ -85,26 +114,5 @@ class PyramidAEC(AECEnv):
             return spaces.flatten(self.core._dict_obs_space, o)
         return o
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        # The core checks the action first: a refused one changes nothing here.
-        _, rew, terms, truncs, infos = self.core.step({agent: action})
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: float(rew.get(a, 0.0)) for a in self.agents}
-        for a, info in infos.items():
-            self.infos[a] = info
-        if terms["__all__"] or truncs["__all__"]:
-            self.terminations = {a: bool(terms[a]) for a in self.agents}
-            self.truncations = {a: bool(truncs[a]) for a in self.agents}
-        else:
-            self.agent_selection = self.core.actor()
-        self._accumulate_rewards()
-
     def render(self) -> Any:
         return self.core.render()
-
-    def close(self) -> None:
-        pass
