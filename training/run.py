@@ -180,7 +180,9 @@ class Run:
     """One run folder (see the module docstring)."""
 
     def __init__(self, out: str | Path) -> None:
-        self.out = Path(out)
+        # Absolute: RLlib hands checkpoint paths to pyarrow, which takes a
+        # relative one for a URI and refuses it (at the first checkpoint).
+        self.out = Path(out).resolve()
         self.checkpoints = self.out / "checkpoints"
 
     @property
@@ -397,7 +399,7 @@ def export(run_dir: str | Path, out: str | Path, checkpoint: str | Path | None =
     quiet_ray()
     run = Run(run_dir)
     cfg = run.config()
-    ck = Path(checkpoint) if checkpoint is not None else run.latest()
+    ck = Path(checkpoint).resolve() if checkpoint is not None else run.latest()
     if ck is None:
         raise TrainError(f"{run.out} has no checkpoint to export")
     path = ck / "learner_group" / "learner" / "rl_module" / MAIN

@@ -184,7 +184,8 @@ def test_train_address_uses_a_real_two_node_ray_cluster(tmp_path: Path, ray_temp
         cfg = tmp_path / "c.toml"
         cfg.write_text(SMOKE.read_text().replace("env_runners = 0", "env_runners = 1"))
         out = subprocess.run(
-            [sys.executable, "-m", "piramida", "train", "--config", str(cfg), "--out", str(tmp_path / "run"),
+            # A relative --out (the run's cwd is tmp_path): checkpoints need absolute paths.
+            [sys.executable, "-m", "piramida", "train", "--config", str(cfg), "--out", "run",
              "--iterations", "1", "--address", f"127.0.0.1:{port}"],
             capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
         )
