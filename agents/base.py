@@ -8,6 +8,7 @@ An agent is asked to act only when it is its turn. It sees a ``GameView``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from piramida.env.errors import PiramidaError
@@ -16,7 +17,7 @@ from piramida.env.view import GameView
 
 Action = Shot | str
 
-__all__ = ["Action", "Agent", "GameView", "NoLegalShotError", "why_no_shot"]
+__all__ = ["Action", "Agent", "GameView", "NoLegalShotError", "ruled_view", "why_no_shot"]
 
 
 class NoLegalShotError(PiramidaError):
@@ -39,6 +40,18 @@ def why_no_shot(view: GameView) -> str | None:
         state = referee.initial_state(view.position)
     check = getattr(referee, "why_no_shot", None)
     return None if check is None else check(state)
+
+
+def ruled_view(view: GameView) -> GameView:
+    """``view`` in the position its referee's state holds, where the
+    initial state applied a rule to a position given by hand (item 21.2:
+    every object ball in the house, so the ball in hand goes beyond the
+    rear line) and a shot is still to be played; ``view`` itself
+    otherwise (always, in a game)."""
+    st = view.state
+    if st is not None and st.position != view.position and st.next.kind == "shot":
+        return replace(view, position=st.position, in_hand=st.next.in_hand)
+    return view
 
 
 @runtime_checkable

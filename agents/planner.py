@@ -37,12 +37,12 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from piramida.agents.base import Action, GameView, NoLegalShotError, why_no_shot
+from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
 from piramida.agents.break_book import book_shots
 from piramida.agents.planner_value import Valuation
 from piramida.agents.shots.candidates import (
@@ -104,15 +104,25 @@ class Plan:
     samples: int
     description: str
     line: PotLine | None = None
+    #: What the numbers are: "samples" (the planner's noisy samples, as
+    #: above) or "policy" (a trained policy's ranking, agents/policy.py:
+    #: ``value`` the network's probability of choosing the shot, ``p_pot``
+    #: the candidate's pot-probability estimate, ``p_foul`` 0 or 1 and
+    #: ``expected_points`` from its one noise-free stroke, ``samples`` 0).
+    basis: str = "samples"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "shot": self.shot.to_text(),
             "p_pot": round(self.p_pot, 4),
             "p_foul": round(self.p_foul, 4),
             "expected_points": round(self.expected_points, 4),
             "description": self.description,
         }
+        if self.basis != "samples":
+            out["basis"] = self.basis
+            out["policy_probability"] = round(self.value, 4)
+        return out
 
 
 @dataclass
@@ -276,12 +286,8 @@ class PlannerAgent:
         why = why_no_shot(view)
         if why is not None:
             raise NoLegalShotError(f"{why} (position: {view.position.to_text()})")
-        st = view.state
-        if st is not None and st.position != view.position and st.next.kind == "shot":
-            # The referee's initial state applied a rule to a position given
-            # by hand (item 21.2: every object ball in the house, so the ball
-            # in hand goes beyond the rear line): plan in that state.
-            view = replace(view, position=st.position, in_hand=st.next.in_hand)
+        # A position given by hand may have had a rule applied (item 21.2).
+        view = ruled_view(view)
         ctx = Context(view, Budget(self.budget_s, self.n_sims), self.model)
         return self.plan_ctx(ctx, top)
 

@@ -25,9 +25,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from piramida.agents.base import Action, GameView
+from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
+from piramida.agents.planner import Plan, describe
+from piramida.agents.planner_value import Valuation
 from piramida.agents.policy_obs import OBS_VERSION, SEARCHES, Option, observe, options
 from piramida.agents.shots.candidates import LAYOUT_VERSION
+from piramida.agents.shots.context import Context
+from piramida.agents.shots.probability import PotModel
 from piramida.env.errors import PiramidaError
 
 FORMAT = "piramida-policy"
@@ -147,6 +151,7 @@ class PolicyAgent:
         """The decision's options and the network's logits for them."""
         import torch
 
+        view = ruled_view(view)
         opts = options(view, self.noise, self.search)
         obs = observe(view, opts)
         with torch.no_grad():
@@ -164,6 +169,55 @@ class PolicyAgent:
         elif c is not None:
             self.last_intent = (c.kind,)
         return best.action
+
+    def plan(self, view: GameView, top: int = 3) -> list[Plan]:
+        """The ``top`` options of a shot decision by the network's
+        probability of choosing them, best first (the first is what ``act``
+        plays), as the planner's ``Plan``s with ``basis`` "policy": what a
+        policy knows without sampling - ``value`` the probability,
+        ``p_pot`` the candidate's pot-probability estimate, ``p_foul`` (0
+        or 1) and ``expected_points`` from its noise-free stroke, ``samples``
+        0, the planner's description. ``piramida suggest --agent policy:...``.
+
+        Refuses a decision that is not a shot (``PiramidaError``) and a
+        position without a legal shot (``NoLegalShotError``), as the
+        planner does."""
+        import torch
+
+        view = ruled_view(view)
+        if view.kind != "shot":
+            raise PiramidaError(f"policy: a {view.kind} is pending, not a shot (position: {view.position.to_text()})")
+        why = why_no_shot(view)
+        if why is not None:
+            raise NoLegalShotError(f"{why} (position: {view.position.to_text()})")
+        opts, logits = self.scores(view)
+        probs = torch.softmax(logits.double(), dim=0).tolist()
+        # Ties keep the options' order, as argmax does.
+        order = sorted(range(len(opts)), key=lambda i: (-float(logits[i]), i))[: max(int(top), 0)]
+        model = PotModel.of(self.noise)
+        ctx = Context(view, None, model)
+        points = Valuation("auto", model)
+        plans: list[Plan] = []
+        for i in order:
+            c = opts[i].candidate
+            if c is None:  # a shot decision's options are candidates
+                continue
+            ruling = c.trial.ruling if c.trial is not None else None
+            plans.append(
+                Plan(
+                    shot=c.shot,
+                    kind=c.kind,
+                    p_pot=float(c.p),
+                    p_foul=0.0 if ruling is not None and ruling.legal else 1.0,
+                    expected_points=points.immediate(ctx, ruling)[0] if ruling is not None else 0.0,
+                    value=float(probs[i]),
+                    samples=0,
+                    description=describe(ctx, c),
+                    line=c.line,
+                    basis="policy",
+                )
+            )
+        return plans
 
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "PolicyAgent", "PolicyFileError", "digest", "load_policy", "save_policy"]

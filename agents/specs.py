@@ -126,8 +126,9 @@ REQUIRED: dict[str, tuple[str, ...]] = {"policy": ("path",)}
 
 
 #: The agents that rank the shots of a decision (``plan(view, top)``): the
-#: only ones ``piramida suggest --agent`` accepts.
-RANKING: tuple[str, ...] = ("planner",)
+#: only ones ``piramida suggest --agent`` accepts. The planner ranks by its
+#: noisy samples, a policy by its network's probabilities (``Plan.basis``).
+RANKING: tuple[str, ...] = ("planner", "policy")
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,12 @@ class TrainConfig:
     entropy: float = 0.01
     net: dict[str, int] = field(default_factory=lambda: {"hidden": 64})
     #: Who ``player_1`` is in a training frame: "self" (the league's modules)
-    #: or an agent spec played inside the env, with weights.
-    opponents: dict[str, float] = field(default_factory=lambda: {"self": 0.6, "greedy": 0.3, "random": 0.1})
+    #: or an agent spec played inside the env, with weights (0: never). The
+    #: planner plays at 30 simulations a decision (``shot_env.OPPONENT_SIMS``)
+    #: unless its spec says otherwise ("planner:sims=100").
+    opponents: dict[str, float] = field(
+        default_factory=lambda: {"self": 0.6, "greedy": 0.3, "random": 0.1, "planner": 0.0}
+    )
     #: A frozen copy of main joins when main's win rate against the pool
     #: (greedy, random, earlier copies) reaches ``snapshot_win_rate``; at most
     #: ``max_frozen`` copies (the oldest is overwritten).
@@ -63,7 +67,12 @@ class TrainConfig:
         }
 
     def eval_env_config(self) -> dict[str, Any]:
-        return self.env_config() | {"opponents": {"greedy": 1.0}, "duplicate": True, "seed": 1_000_000 + self.seed}
+        """The evaluation's env: duplicate pairs against greedy only. RLlib
+        merges ``evaluation_config`` into the training config key by key,
+        dicts included, so the training opponents are given weight 0 here
+        (left out, they would be kept with their training weights)."""
+        only_greedy = {name: 0.0 for name in self.opponents} | {"greedy": 1.0}
+        return self.env_config() | {"opponents": only_greedy, "duplicate": True, "seed": 1_000_000 + self.seed}
 
 
 _SUB = {"net": "net", "opponents": "opponents"}

@@ -20,7 +20,11 @@ the checkpoint restores them.
 
 Progress against greedy is measured apart from the training batch: the
 evaluation env runner plays duplicate pairs (one rack, seats swapped)
-against greedy with exploration off, every ``eval_every`` iterations.
+against greedy with exploration off, every ``eval_every`` iterations. The
+CSV has its frame win rate with a Wilson interval (frames taken as
+independent) and the pair-level statistics (``pair_columns``: the
+pentanomial, the mean pair score and its 95% interval, eval/pairs.py),
+which count a pair, not a frame, as the unit.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from piramida.env.errors import PiramidaError
+from piramida.eval.pairs import pair_stats
 from piramida.training.config import TrainConfig, load_config, parse_config
 
 MAIN = "main"
@@ -51,6 +56,11 @@ COLUMNS = (
     "eval_frames",
     "eval_ci_low",
     "eval_ci_high",
+    "eval_pairs",
+    "eval_pentanomial",
+    "eval_pair_score",
+    "eval_pair_ci_low",
+    "eval_pair_ci_high",
     "frozen",
     "snapshot",
     "total_loss",
@@ -80,10 +90,30 @@ class LeagueMapping:
 def _callback_class() -> type:
     from ray.rllib.callbacks.callbacks import RLlibCallback
 
+    from piramida.eval.pairs import pair_score, pentanomial
+
     class ShotMetrics(RLlibCallback):
         """Win rates per kind of opponent from the last infos of an episode:
         ``win_vs_<opponent>`` (1 won, 0.5 drawn or truncated, 0 lost),
-        ``win_vs_pool`` over every opponent but main itself."""
+        ``win_vs_pool`` over every opponent but main itself; for duplicate
+        frames (the evaluation), each pair once both its games are over:
+        ``pairs_vs_<opponent>_<k>``, one count in the pentanomial's cell k
+        (pair score k/4, eval/pairs.py)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            #: The first game's score of each pair still open, by opponent and pair.
+            self.open_pairs: dict[tuple[str, int], float] = {}
+
+        def pair_done(self, info: dict[str, Any], label: str, score: float, metrics_logger: Any) -> None:
+            key = (label, int(info["pair"]))
+            if int(info.get("game", 0)) == 0:
+                self.open_pairs[key] = score
+                return
+            first = self.open_pairs.pop(key, None)
+            if first is not None:
+                k = pentanomial([pair_score(first, score)]).index(1)
+                metrics_logger.log_value(f"pairs_vs_{label}_{k}", 1, reduce="sum")
 
         def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kw: Any) -> None:
             infos = episode.get_infos(-1) if hasattr(episode, "get_infos") else {}
@@ -100,6 +130,8 @@ def _callback_class() -> type:
             if opp != "self":
                 metrics_logger.log_value("win_vs_pool", score, reduce="mean", window=200)
             metrics_logger.log_value(f"frames_vs_{label}", 1, reduce="sum")
+            if info.get("pair") is not None:
+                self.pair_done(info, label, score, metrics_logger)
 
     return ShotMetrics
 
@@ -268,10 +300,33 @@ def row_of(
     ev = (_get(result, "evaluation", "env_runners") or {}) if evaluated else {}
     w = _num(ev.get("win_vs_greedy"))
     if w is not None:
-        n = int(_num(ev.get("num_episodes")) or 0)
+        n = int(_num(ev.get("frames_vs_greedy")) or _num(ev.get("num_episodes")) or 0)
         row["win_vs_greedy_eval"], row["eval_frames"] = w, n
         row["eval_ci_low"], row["eval_ci_high"] = wilson(w, n)
+    counts = [int(_num(ev.get(f"pairs_vs_greedy_{k}")) or 0) for k in range(5)]
+    if sum(counts):
+        row.update(pair_columns(counts))
     return row
+
+
+def pair_columns(counts: list[int] | tuple[int, ...]) -> dict[str, Any]:
+    """The CSV's pair-level columns from pentanomial ``counts`` (pairs
+    scoring 0, 1/4, 1/2, 3/4, 1; eval/pairs.py): the pairs, the counts as
+    ``a/b/c/d/e``, the mean pair score and its 95% interval."""
+    st = pair_stats(list(counts))
+    return {
+        "eval_pairs": st.pairs,
+        "eval_pentanomial": "/".join(str(c) for c in st.counts),
+        "eval_pair_score": st.score,
+        "eval_pair_ci_low": st.score_ci[0],
+        "eval_pair_ci_high": st.score_ci[1],
+    }
+
+
+def _header(metrics: Path) -> list[str]:
+    """The column names of a metrics file (empty if it has none)."""
+    with metrics.open(newline="") as fh:
+        return next(csv.reader(fh), [])
 
 
 def _last_steps(metrics: Path) -> float:
@@ -355,8 +410,11 @@ def train(
             if ck is not None:
                 algo.restore_from_path(str(ck))
             new_file = not run.metrics.exists()
+            # A run resumed keeps its file's columns (one made before a
+            # column was added stays readable).
+            fields = list[str](COLUMNS) if new_file else _header(run.metrics) or list[str](COLUMNS)
             with run.metrics.open("a", newline="") as fh:
-                writer = csv.DictWriter(fh, fieldnames=list[str](COLUMNS), extrasaction="ignore")
+                writer = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
                 if new_file:
                     writer.writeheader()
                 steps_before = _last_steps(run.metrics)
@@ -387,25 +445,31 @@ def train(
     return rows
 
 
+def restore_main(run_dir: str | Path, checkpoint: str | Path | None = None) -> tuple[Any, Path]:
+    """Module ``main`` (an RLlib ``RLModule``, no Ray cluster needed) from
+    the run's latest checkpoint or ``checkpoint``, and that checkpoint."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    quiet_ray()
+    run = Run(run_dir)
+    ck = Path(checkpoint).resolve() if checkpoint is not None else run.latest()
+    if ck is None:
+        raise TrainError(f"{run.out} has no checkpoint to restore")
+    path = ck / "learner_group" / "learner" / "rl_module" / MAIN
+    if not path.is_dir():
+        raise TrainError(f"{ck} holds no module {MAIN!r}")
+    return RLModule.from_checkpoint(str(path)), ck
+
+
 def export(run_dir: str | Path, out: str | Path, checkpoint: str | Path | None = None) -> dict[str, Any]:
     """Write main's network from the run's latest checkpoint (or
     ``checkpoint``) as a policy file (``agents.policy.save_policy``)."""
-    from ray.rllib.core.rl_module.rl_module import RLModule
-
     from piramida.agents.policy import save_policy
     from piramida.agents.policy_net import net_config
     from piramida.eval.version import code_version
 
-    quiet_ray()
-    run = Run(run_dir)
-    cfg = run.config()
-    ck = Path(checkpoint).resolve() if checkpoint is not None else run.latest()
-    if ck is None:
-        raise TrainError(f"{run.out} has no checkpoint to export")
-    path = ck / "learner_group" / "learner" / "rl_module" / MAIN
-    if not path.is_dir():
-        raise TrainError(f"{ck} holds no module {MAIN!r}")
-    module: Any = RLModule.from_checkpoint(str(path))
+    cfg = Run(run_dir).config()
+    module, _ = restore_main(run_dir, checkpoint)
     meta = {
         "code_version": code_version(),
         "variant": cfg.variant,
@@ -417,4 +481,17 @@ def export(run_dir: str | Path, out: str | Path, checkpoint: str | Path | None =
     return save_policy(out, module.net.state_dict(), meta)
 
 
-__all__ = ["COLUMNS", "LeagueMapping", "Run", "TrainError", "build_config", "export", "parse_config", "row_of", "train", "wilson"]
+__all__ = [
+    "COLUMNS",
+    "LeagueMapping",
+    "Run",
+    "TrainError",
+    "build_config",
+    "export",
+    "pair_columns",
+    "parse_config",
+    "restore_main",
+    "row_of",
+    "train",
+    "wilson",
+]

@@ -29,9 +29,12 @@ Config (``env_config``): ``variant`` ("free"), ``noise`` ("pro"; the
 execution noise of every stroke and the skill the candidates are made
 for), ``options`` ({}), ``max_shots`` (200 actions of both players, then
 truncated), ``search`` ("planner" or "greedy": the candidates offered),
-``opponents`` ({agent spec or "self": weight}), ``duplicate`` (False: with
+``opponents`` ({agent spec or "self": weight}; weight 0 leaves one out; the
+planner plays at ``OPPONENT_SIMS`` simulations a decision unless its spec
+says otherwise), ``duplicate`` (False: with
 True, frames come in pairs of one rack with the seats swapped, the racks
-numbered from ``seed``), ``seed`` (0).
+numbered from ``seed``, and the infos say which: ``pair``, ``game`` 0 or
+1), ``seed`` (0).
 
 Rewards: +1 / -1 to the winner / loser at the end of the frame, 0 for a
 draw or truncation; both roles get their final observation and reward.
@@ -66,6 +69,10 @@ from piramida.env.gym.multi import AGENTS
 
 SELF = "self"
 DEFAULT_MAX_SHOTS = 200
+#: The planner as an opponent plays at this small simulation budget unless
+#: its spec says otherwise (``planner:sims=100``, ``planner:budget=1s``):
+#: a count, so its frames play the same on any machine.
+OPPONENT_SIMS = 30
 CONFIG_KEYS = ("variant", "noise", "options", "max_shots", "search", "opponents", "duplicate", "seed")
 
 
@@ -107,21 +114,22 @@ class ShotCore:
         self.duplicate = bool(cfg.get("duplicate", False))
         self.base_seed = int(cfg.get("seed", 0))
         weights = dict(cfg.get("opponents") or {SELF: 1.0})
-        self.opponent_names = list(weights)
-        w = np.array([float(weights[n]) for n in self.opponent_names])
+        w = np.array([float(v) for v in weights.values()])
         if w.min() < 0 or w.sum() <= 0:
             raise ValueError(f"opponents weights must be >= 0 with a positive sum, got {weights}")
+        # An opponent of weight 0 never plays (and is not built).
+        self.opponent_names = [n for n, v in weights.items() if float(v) > 0]
+        w = w[w > 0]
         self.opponent_p = w / w.sum()
-        self.fixed = {
-            n: parse_spec(n).build(parse_spec(n).defaults({"noise": self.noise}))
-            for n in self.opponent_names
-            if n != SELF
-        }
+        self.fixed = {n: opponent_agent(n, self.noise) for n in self.opponent_names if n != SELF}
         self.driver = FrameDriver(self.variant, self.noise, cfg.get("options"))
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self.rng = np.random.default_rng(self.base_seed)
         self.frames = 0
+        #: With ``duplicate``: the frame's pair and which of its two games
+        #: it is (0 or 1), in the infos as ``pair`` and ``game``.
+        self.pair: tuple[int, int] | None = None
         self.opponent = SELF
         self.seat_of = {AGENTS[0]: 0, AGENTS[1]: 1}
         self.opts: list[Option] = []
@@ -170,9 +178,9 @@ class ShotCore:
         if self.duplicate:
             pair, swap = divmod(self.frames, 2)
             seed, learner_seat = self.base_seed + pair, swap
-            self.opponent = self.opponent_names[0] if len(self.opponent_names) == 1 else str(
-                self.rng.choice(self.opponent_names, p=self.opponent_p)
-            )
+            self.pair = (pair, swap)
+            if swap == 0:  # both games of a pair against one opponent
+                self.opponent = str(self.rng.choice(self.opponent_names, p=self.opponent_p))
         else:
             seed = int(self.rng.integers(2**62))
             learner_seat = int(self.rng.integers(2))
@@ -249,10 +257,20 @@ class ShotCore:
             "shots": self.driver.actions,
             "corrections": corrections,
         }
+        if self.pair is not None:
+            info["pair"], info["game"] = self.pair
         if self.done:
             info["outcome"] = self.outcome(agent)
             info["score"] = tuple(g.state.position.score)
         return info
+
+
+def opponent_agent(name: str, noise: str) -> Any:
+    """The fixed opponent an ``opponents`` spec names, playing under the
+    frame's ``noise`` (the planner at ``OPPONENT_SIMS`` simulations a
+    decision unless the spec gives a budget)."""
+    spec = parse_spec(name)
+    return spec.build(spec.defaults({"noise": noise, "n_sims": OPPONENT_SIMS, "budget_s": None}))
 
 
 class ShotSelectionEnv(gym.Env):

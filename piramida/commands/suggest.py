@@ -3,14 +3,19 @@
     piramida suggest --variant free --position pos.json --budget 1s --top 3 --png shot.png
 
 The agent named by ``--agent`` (a spec, ``NAME`` or ``NAME:key=value:...``;
-default ``planner``, the one agent that ranks shots: agents/planner.py)
+default ``planner``; ``specs.RANKING`` lists the agents that rank shots)
 searches within the budget at the given skill (noise preset) and prints the
 top shots; ``--budget``, ``--sims`` and ``--noise`` are shorthands for the
 planner's keys, which the spec's own override
 (``--agent planner:sims=1000:noise=amateur``). It prints the shot's text form, pot
 probability, foul probability, expected points and a one-line description.
 ``--json`` prints exactly ``{"shots": [{"shot", "p_pot", "p_foul",
-"expected_points", "description"}, ...]}``. ``--png`` draws the position,
+"expected_points", "description"}, ...]}``. ``--agent policy:path=FILE``
+ranks by a trained policy's probabilities instead (``PolicyAgent.plan``):
+no samples, so each shot adds ``"basis": "policy"`` and
+``"policy_probability"``, ``p_pot`` is the candidate's estimate and
+``p_foul`` / ``expected_points`` those of its noise-free stroke; the text
+says so in its first line. ``--png`` draws the position,
 the aim line, the ghost ball, the noise-free paths of the balls the shot
 moves, and the odds.
 """
@@ -65,7 +70,8 @@ def ranking_agent(
             f"{spec.name} only picks one"
         )
     defaults = {"budget_s": None if n_sims else budget_s, "n_sims": n_sims, "noise": noise, "seed": seed}
-    return spec.build(defaults)
+    # Each agent takes the defaults it has keys for (a policy has no budget).
+    return spec.build(spec.defaults(defaults))
 
 
 def suggest(
@@ -151,12 +157,12 @@ def overlays_for(position: Any, plan: Any) -> list[Any]:
         out.append(Overlay.ghost(geo["ghost"]))
     out.append(Overlay.aim(*geo["aim"]))
     t = position.table
-    out.append(
-        Overlay.text(
-            (t.width / 2, t.length * 0.14),
-            f"pot {plan.p_pot:.0%}  foul {plan.p_foul:.0%}  E[points] {plan.expected_points:+.2f}",
-        )
-    )
+    if plan.basis == "policy":
+        odds = (f"policy {plan.value:.0%}  pot est. {plan.p_pot:.0%}  noise-free: "
+                f"{'foul' if plan.p_foul else 'legal'}, {plan.expected_points:+.2f}")
+    else:
+        odds = f"pot {plan.p_pot:.0%}  foul {plan.p_foul:.0%}  E[points] {plan.expected_points:+.2f}"
+    out.append(Overlay.text((t.width / 2, t.length * 0.14), odds))
     return out
 
 
@@ -199,15 +205,26 @@ def plans_for(position: Any, ranker: Any, top: int = 3, variant: str | None = No
     return plans
 
 
+POLICY_NOTE = (
+    "ranked by the policy's probability of choosing each shot (one forward pass, no samples); "
+    "pot is the candidate's estimate, foul and points those of its noise-free stroke"
+)
+
+
+def odds_text(p: Any) -> str:
+    """A plan's numbers in words: the planner's sampled rates, or a
+    policy's probability and its noise-free estimates (``Plan.basis``)."""
+    if p.basis == "policy":
+        return (f"policy {p.value:.0%}; pot estimate {p.p_pot:.0%}, noise-free stroke "
+                f"{'fouls' if p.p_foul else 'legal'}, points {p.expected_points:+.2f}")
+    return (f"pot {p.p_pot:.0%}, foul {p.p_foul:.0%}, expected points {p.expected_points:+.2f}"
+            f" ({p.samples} samples)")
+
+
 def format_plans(plans: list[Any]) -> str:
-    lines = []
+    lines = [POLICY_NOTE] if any(p.basis == "policy" for p in plans) else []
     for i, p in enumerate(plans, 1):
-        lines.append(
-            f"{i}. {p.shot.to_text()}\n"
-            f"   pot {p.p_pot:.0%}, foul {p.p_foul:.0%}, expected points {p.expected_points:+.2f}"
-            f" ({p.samples} samples)\n"
-            f"   {p.description}"
-        )
+        lines.append(f"{i}. {p.shot.to_text()}\n   {odds_text(p)}\n   {p.description}")
     return "\n".join(lines)
 
 

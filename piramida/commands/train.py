@@ -23,14 +23,18 @@ def _fmt(x: Any, spec: str = ".2f") -> str:
 
 def progress_line(row: dict[str, Any], total: int, started: float, first: int) -> str:
     """One line of the live display: the iteration, env steps per second,
-    win rates against greedy (evaluation, with its interval) and the pool,
-    the frozen copies and the time left."""
+    win rates against greedy (evaluation: frames with their Wilson interval,
+    then the mean pair score with its pair-level interval) and the pool, the
+    frozen copies and the time left."""
     it = int(row["iteration"])
     done = it - first + 1
     per_it = (time.perf_counter() - started) / max(done, 1)
     eta = per_it * (total - it)
     ev = row.get("win_vs_greedy_eval")
     greedy = "-" if ev is None else f"{ev:.2f} [{row['eval_ci_low']:.2f}, {row['eval_ci_high']:.2f}] of {row['eval_frames']}"
+    if row.get("eval_pair_score") is not None:
+        greedy += (f" (pairs {row['eval_pair_score']:.2f} [{row['eval_pair_ci_low']:.2f}, "
+                   f"{row['eval_pair_ci_high']:.2f}] of {row['eval_pairs']})")
     snap = f", snapshot {row['snapshot']}" if row.get("snapshot") else ""
     return (f"iter {it}/{total}  {_fmt(row.get('env_steps_per_s'), '.1f')} env steps/s  "
             f"win vs greedy {greedy}  vs pool {_fmt(row.get('win_vs_pool'))}  "

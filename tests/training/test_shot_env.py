@@ -80,14 +80,29 @@ def test_both_roles_get_the_final_observation_and_reward() -> None:
 def test_duplicate_frames_share_the_rack_with_the_seats_swapped() -> None:
     core = ShotCore({"variant": "free", "search": "greedy", "max_shots": 6, "opponents": {"random": 1},
                      "duplicate": True, "seed": 11})
-    seeds, seats = [], []
+    seeds, seats, pairs = [], [], []
     for _ in range(4):
-        core.reset()
+        _, info = core.reset()
         seeds.append(core.driver.seed)
         seats.append(core.seat_of["player_0"])
+        pairs.append((info["player_0"]["pair"], info["player_0"]["game"]))
     # The frame driver's seed fixes the rack, the breaking seat and each
     # seat's stroke errors (env/driver.py).
     assert seeds == [11, 11, 12, 12] and seats == [0, 1, 0, 1]
+    assert pairs == [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+
+def test_the_evaluation_plays_greedy_alone_after_rllib_merges_its_config() -> None:
+    # RLlib merges evaluation_config's env_config into the training one key
+    # by key: the training opponents must not survive into the evaluation.
+    from piramida.training.config import parse_config
+    from piramida.training.run import build_config
+
+    cfg = parse_config("[training]\nsearch = 'greedy'\n[training.opponents]\nself = 0.5\nrandom = 0.5\n")
+    env_config = build_config(cfg, []).get_evaluation_config_object().env_config
+    assert env_config["duplicate"] and env_config["opponents"]["greedy"] == 1.0
+    core = ShotCore(env_config)
+    assert core.opponent_names == ["greedy"] and set(core.fixed) == {"greedy"}
 
 
 @pytest.mark.parametrize("bad", [{"variant": "free", "colour": 1}, {"search": "wide"}, {"opponents": {"greedy": -1}}])

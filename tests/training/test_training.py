@@ -77,6 +77,10 @@ def test_smoke_trains_checkpoints_and_the_export_plays_the_modules_choices(tmp_p
     assert rows[0]["env_steps"] >= 32 and rows[1]["env_steps"] > rows[0]["env_steps"]
     assert all(np.isfinite(r["total_loss"]) for r in rows)
     assert rows[1]["eval_frames"] == 2 and 0.0 <= rows[1]["win_vs_greedy_eval"] <= 1.0
+    # The evaluation's one duplicate pair, at the pair level (eval/pairs.py).
+    assert rows[1]["eval_pairs"] == 1 and sum(map(int, rows[1]["eval_pentanomial"].split("/"))) == 1
+    assert rows[1]["eval_pair_score"] == rows[1]["win_vs_greedy_eval"]
+    assert rows[1]["eval_pair_ci_low"] <= rows[1]["eval_pair_score"] <= rows[1]["eval_pair_ci_high"]
     with (run / "metrics.csv").open() as fh:
         assert [r["iteration"] for r in csv.DictReader(fh)] == ["1", "2"]
     assert (run / "latest").read_text() == "iter_00002"
@@ -115,6 +119,24 @@ def test_smoke_trains_checkpoints_and_the_export_plays_the_modules_choices(tmp_p
     torch.save(data, tmp_path / "edited.pt")
     with pytest.raises(PolicyFileError, match="digest"):
         parse_spec(f"policy:path={tmp_path / 'edited.pt'}").build()
+
+
+def test_the_planner_joins_the_league_at_a_small_budget(tmp_path: Path, ray_temp: str) -> None:
+    from piramida.training.run import train
+    from piramida.training.shot_env import OPPONENT_SIMS, ShotCore
+
+    # The smoke config with every training frame against the planner.
+    text = SMOKE.read_text()
+    for name, w in (("self", "0.5"), ("greedy", "0.25"), ("random", "0.25")):
+        text = text.replace(f"{name} = {w}\n", f"{name} = 0.0\n")
+    text = text.replace("planner = 0.0", "planner = 1.0")
+    cfg = parse_config(text)
+    assert cfg.opponents == {"self": 0.0, "greedy": 0.0, "random": 0.0, "planner": 1.0}
+    core = ShotCore(cfg.env_config())
+    assert core.opponent_names == ["planner"] and core.fixed["planner"].n_sims == OPPONENT_SIMS
+    rows = train(tmp_path / "run", cfg, iterations=1, cpus=2, temp_dir=ray_temp)
+    # Training frames against the planner end and count as frames against the pool.
+    assert rows[0]["env_steps"] >= 32 and rows[0]["win_vs_pool"] is not None
 
 
 @pytest.mark.slow

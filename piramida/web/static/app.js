@@ -662,10 +662,16 @@ function showSuggestions() {
     card.style.setProperty("--c", COLOURS[i % COLOURS.length]);
     card.dataset.index = i;
     const ep = shot.expected_points;
-    card.innerHTML = `<div class="odds">${i + 1}. pot ${pct(shot.p_pot)}, foul ${pct(shot.p_foul)}, expected points ${ep >= 0 ? "+" : ""}${ep.toFixed(2)}</div>
+    const pts = `${ep >= 0 ? "+" : ""}${ep.toFixed(2)}`;
+    // A policy ranks by its network's probabilities, not by samples.
+    const odds = shot.basis === "policy"
+      ? `policy ${pct(shot.policy_probability)}; pot estimate ${pct(shot.p_pot)}, noise-free stroke ${shot.p_foul ? "fouls" : "legal"}, points ${pts}`
+      : `pot ${pct(shot.p_pot)}, foul ${pct(shot.p_foul)}, expected points ${pts}`;
+    const hint = shot.basis === "policy" ? "no samples: the policy's probability" : `${d.samples} samples`;
+    card.innerHTML = `<div class="odds">${i + 1}. ${odds}</div>
       <div class="desc"></div><code></code><div>
       <button class="watch">watch</button><button class="use">edit as a shot</button>
-      <span class="hint">${d.samples} samples</span></div>`;
+      <span class="hint">${hint}</span></div>`;
     card.querySelector(".desc").textContent = shot.description;
     card.querySelector("code").textContent = shot.shot;
     card.addEventListener("click", () => chooseSuggestion(i));
