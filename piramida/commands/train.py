@@ -77,8 +77,27 @@ def register(app: typer.Typer) -> None:
             folder = out if out is not None else Path("runs") / config.stem
             rows = run_train(folder, cfg, iterations=iterations, address=address, on_iteration=show)
         last = rows[-1] if rows else None
+        from piramida.training.curves import plot_curves
+
+        png = plot_curves(folder, Path(folder) / "curves.png") if rows else None
         typer.echo(f"run {folder}: {len(rows)} iterations this time"
-                   + (f", checkpoint {last['checkpoint']}" if last and last.get("checkpoint") else ""))
+                   + (f", checkpoint {last['checkpoint']}" if last and last.get("checkpoint") else "")
+                   + (f", learning curves {png}" if png else ""))
+
+    @app.command("curves")
+    @friendly_errors
+    def curves(
+        run_dir: Annotated[Path, typer.Argument(help="A training run folder.")],
+        out: Annotated[Path | None, typer.Option("--out", parser=out_path, help="The PNG to write (default RUN_DIR/curves.png).")] = None,
+    ) -> None:
+        """Draw a run's learning curves (pair score and win rate against
+        greedy in the evaluations, win rate against the league) from its
+        metrics.csv; a running run can be drawn too."""
+        from piramida.training.curves import plot_curves
+
+        target = out if out is not None else run_dir / "curves.png"
+        check_out_file(target, "--out", ".png", make_parents=True)
+        typer.echo(f"wrote {plot_curves(run_dir, target)}")
 
     @app.command("export")
     @friendly_errors
