@@ -20,6 +20,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from piramida.env.physics import warm
 from piramida.env.physics.codes import EV_OFF, EV_POCKET, NEVCOL, NSEGCOL, NSTATE, POCKETED
 from piramida.env.physics.loop import run
 from piramida.env.physics.noise import Noise, load_noise
@@ -160,6 +161,7 @@ def simulate_batch(
     # length (a break against a two-ball shot), so static halves leave one
     # thread idle.
     nchunks = max(1, min(B, 16 * numba.get_num_threads()))
+    warm.start()
     with numba.parallel_chunksize(1):
         _run_batch(S, mode, cue, prm[0], prm[1], prm[2], prm[3], prm[4], ta.CU, ta.JW, ta.FC,
                    ta.PK, ta.P, max_events, events, ev_out, nev, status, where, nchunks, width(N))

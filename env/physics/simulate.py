@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from piramida.env.errors import IllegalShotError
+from piramida.env.physics import warm
 from piramida.env.physics.arrays import table_arrays
 from piramida.env.physics.codes import NSTATE, STATIONARY
 from piramida.env.physics.loop import alloc, run
@@ -87,6 +88,7 @@ _local = threading.local()
 def _buffers(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     bufs = getattr(_local, "bufs", None)
     if bufs is None or bufs[0] < n:
+        warm.start()  # the first shot of a process may compile the kernels
         bufs = _local.bufs = (max(n, 16), *alloc(), *scratch(max(n, 16)))
     return bufs[1:]
 
