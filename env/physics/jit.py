@@ -29,6 +29,7 @@ no reference counting, the Python wrapper kept, no C wrapper.
 
 from __future__ import annotations
 
+import os
 import types
 from collections.abc import Callable
 from typing import Any
@@ -65,6 +66,15 @@ def kernel(fn: Callable[..., Any]) -> Kernel:
     disp = Kernel(py_func=fn, locals={}, targetoptions={"nopython": True, "boundscheck": None, **_INTERNAL})
     disp.enable_caching()
     return disp
+
+
+def is_cached(disp: Any) -> bool:
+    """Whether numba's cache holds anything for the dispatcher ``disp`` (its
+    index file exists; True when this numba keeps it elsewhere)."""
+    try:
+        return os.path.exists(disp._cache._cache_file._index_path)
+    except AttributeError:
+        return True
 
 
 entry = njit(cache=True, _nrt=False, no_cfunc_wrapper=True)  # pyright: ignore[reportCallIssue]

@@ -270,7 +270,7 @@ def _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap
 
     Also leaves in cap[i] a capsule holding the ball's path from T to its
     next table event other than a centre-line crossing (the events that
-    change its motion), for the pair culling of _pair_next."""
+    change its motion), for the pair culling of pair_next."""
     m = mode[i]
     if m < 0 or m == STATIONARY:
         _point_capsule(cap[i], S[i, 0], S[i, 1])
@@ -350,7 +350,7 @@ def _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap
 
 
 @kernel
-def _pair_next(i, j, T, S, mode, tref, tend, P, si, sj, out, pts, cap):
+def pair_next(i, j, T, S, mode, tref, tend, P, si, sj, out, pts, cap):
     """Next contact time of balls i and j after T, or inf. Also inf when
     their capsules (_table_next) stay apart: the contact, if any, comes
     after one of the two balls' next table event, which recomputes this
@@ -475,7 +475,7 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, m
             if _apart(cap, i, j, dcull):
                 pt[i, j] = math.inf
             else:
-                pt[i, j] = _pair_next(i, j, 0.0, S, mode, tref, tend, P, si, sj, out, pts, cap)
+                pt[i, j] = pair_next(i, j, 0.0, S, mode, tref, tend, P, si, sj, out, pts, cap)
     T = 0.0
     status = OK
     while True:
@@ -604,9 +604,9 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, m
                     continue
                 a_, b_ = (k2, c) if k2 < c else (c, k2)
                 if _apart(cap, a_, b_, dcull):
-                    pt[a_, b_] = math.inf  # as _pair_next's capsule test would
+                    pt[a_, b_] = math.inf  # as pair_next's capsule test would
                 else:
-                    pt[a_, b_] = _pair_next(a_, b_, T, S, mode, tref, tend, P, si, sj, out, pts, cap)
+                    pt[a_, b_] = pair_next(a_, b_, T, S, mode, tref, tend, P, si, sj, out, pts, cap)
         for q in range(nb):
             inv[bl[q]] = 0
     # Bring every ball to the end time (all at rest unless a limit stopped us).

@@ -32,12 +32,10 @@ _started = False
 
 
 def _run_is_cached() -> bool:
+    from piramida.env.physics.jit import is_cached
     from piramida.env.physics.loop import run
 
-    try:
-        return os.path.exists(run._cache._cache_file._index_path)  # type: ignore[attr-defined]
-    except AttributeError:  # another numba: assume cached, start nothing
-        return True
+    return is_cached(run)
 
 
 def _core_to_spare() -> bool:
@@ -96,7 +94,7 @@ def jobs() -> list[tuple[Any, tuple[Any, ...]]]:
         (collide.ball_ball_round, (typeof(S), irow, irow, i64, tP, typeof(fw), typeof(iw), typeof(mw))),
         (collide.ball_ball, (row, row, tP)),
         (collide.cushion, (row, f64, f64, tP)),
-        (loop._pair_next, (i64, i64, f64, typeof(S), typeof(mode), row, row, tP, row, row, row, row, typeof(mw[0]))),
+        (loop.pair_next, (i64, i64, f64, typeof(S), typeof(mode), row, row, tP, row, row, row, row, typeof(mw[0]))),
     ]
 
 
