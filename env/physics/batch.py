@@ -20,10 +20,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from piramida.env.physics import warm
 from piramida.env.physics.codes import EV_OFF, EV_POCKET, NEVCOL, NSEGCOL, NSTATE, POCKETED
 from piramida.env.physics.loop import run
 from piramida.env.physics.noise import Noise, load_noise
 from piramida.env.physics.result import ShotResult
+from piramida.env.physics.scratch import NF, NI, NM, width
 from piramida.env.physics.simulate import place_struck_ball
 from piramida.env.position import Position
 from piramida.env.shot import Shot
@@ -35,17 +37,23 @@ ON_TABLE, OFF, ABSENT = -1, -2, -3
 
 
 @njit(cache=True, parallel=True)
-def _run_batch(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, cap, keep, ev_out, nev_out, status, where, nchunks):
+def _run_batch(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, cap, keep, ev_out, nev_out, status, where, nchunks,
+               L):
     B = S.shape[0]
     # One scratch buffer per chunk, not per shot: a fresh half-megabyte
     # buffer per shot cost as much as simulating a short shot and kept the
     # threads waiting on the allocator. Shots are dealt to chunks in turn
-    # (k = c, c + nchunks, ...), so long and short shots mix.
+    # (k = c, c + nchunks, ...), so long and short shots mix. The loop's
+    # scratch (scratch.py) likewise, L = scratch.width(balls).
     for c in prange(nchunks):
         ev = np.empty((cap, NEVCOL))
         seg = np.empty((cap, NSEGCOL))
+        fw = np.empty((NF, L))
+        iw = np.empty((NI, L), dtype=np.int64)
+        mw = np.empty((NM, L, L + 1))
         for k in range(c, B, nchunks):
-            nev, _, st = run(S[k], mode[k], cue[k], phi[k], theta[k], V[k], a[k], b[k], CU, JW, FC, PK, P, ev, seg)
+            nev, _, st = run(S[k], mode[k], cue[k], phi[k], theta[k], V[k], a[k], b[k], CU, JW, FC, PK, P, ev, seg,
+                             fw, iw, mw)
             nev_out[k] = nev
             status[k] = st
             for q in range(nev):
@@ -153,9 +161,10 @@ def simulate_batch(
     # length (a break against a two-ball shot), so static halves leave one
     # thread idle.
     nchunks = max(1, min(B, 16 * numba.get_num_threads()))
+    warm.start()
     with numba.parallel_chunksize(1):
         _run_batch(S, mode, cue, prm[0], prm[1], prm[2], prm[3], prm[4], ta.CU, ta.JW, ta.FC,
-                   ta.PK, ta.P, max_events, events, ev_out, nev, status, where, nchunks)
+                   ta.PK, ta.P, max_events, events, ev_out, nev, status, where, nchunks, width(N))
     results = None
     if events:
         results = [

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from piramida.env.physics.codes import (
     BF_ALCIATORE,
@@ -33,6 +32,21 @@ from piramida.env.physics.codes import (
     P_R,
 )
 from piramida.env.physics.jit import kernel
+from piramida.env.physics.scratch import (
+    F_B,
+    F_LAM,
+    F_MU,
+    F_NX,
+    F_NY,
+    F_SLIP,
+    I_ACTIVE,
+    I_BALLS,
+    I_IDX,
+    M_A,
+    M_ELIM,
+    M_F,
+    M_S0,
+)
 
 # Smallest separating normal speed left after any contact (m/s): a resting
 # contact must open, or the same contact would be found again at once and
@@ -218,13 +232,13 @@ def _apply_friction(si, sj, nx, ny, fx, fy, fz, P):
     sj[6] += k * tz
 
 
-@njit(cache=True)
-def _solve_spd(A, b, idx, na, lam):
+@kernel
+def _solve_spd(A, b, idx, na, lam, M):
     """Solve the na x na system A[idx, idx] x = b[idx] by Gaussian elimination
     without pivoting (the matrix is symmetric positive definite when the
     contacts are independent); writes x into lam[idx]. False when a pivot
-    is not clearly positive (dependent contacts)."""
-    M = np.empty((na, na + 1))
+    is not clearly positive (dependent contacts). M: scratch of at least
+    na x (na + 1)."""
     for r in range(na):
         for c in range(na):
             M[r, c] = A[idx[r], idx[c]]
@@ -261,8 +275,8 @@ def _kinetic(S, balls, nb, P):
     return e
 
 
-@njit(cache=True)
-def ball_ball_round(S, ci, cj, k, P):
+@kernel
+def ball_ball_round(S, ci, cj, k, P, fw, iw, mw):
     """Resolve k ball-ball contacts due at the same instant jointly
     (simultaneous Newton impacts with friction).
 
@@ -294,12 +308,15 @@ def ball_ball_round(S, ci, cj, k, P):
     7/(2m)). For a lone contact this is the pairwise model. Should the
     round still end with more kinetic energy than it began with beyond the
     MIN_SEPARATION allowance (the frictions also move the normal
-    velocities), it is replayed with half the friction, down to none."""
+    velocities), it is replayed with half the friction, down to none.
+
+    fw, iw, mw: scratch (scratch.py) for at least the round's balls and k
+    contacts; ci and cj are not among its rows used here."""
     R, m = P[P_R], P[P_M]
     e = P[P_E_BALL]
-    nx = np.empty(k)
-    ny = np.empty(k)
-    b = np.empty(k)
+    nx, ny, b, lam, mu, slip = fw[F_NX], fw[F_NY], fw[F_B], fw[F_LAM], fw[F_MU], fw[F_SLIP]
+    active, idx, balls = iw[I_ACTIVE], iw[I_IDX], iw[I_BALLS]
+    A, M, S0, F = mw[M_A], mw[M_ELIM], mw[M_S0], mw[M_F]
     for c in range(k):
         si, sj = S[ci[c]], S[cj[c]]
         dx, dy = sj[0] - si[0], sj[1] - si[1]
@@ -310,9 +327,9 @@ def ball_ball_round(S, ci, cj, k, P):
         # off it (a contact already opening needs less, or nothing).
         u = (si[2] - sj[2]) * nx[c] + (si[3] - sj[3]) * ny[c]
         b[c] = u + max(e * max(u, 0.0), MIN_SEPARATION)
-    A = np.zeros((k, k))
     for c in range(k):
         for d in range(k):
+            A[c, d] = 0.0
             g = 0.0
             if cj[c] == cj[d]:
                 g += 1.0
@@ -324,9 +341,9 @@ def ball_ball_round(S, ci, cj, k, P):
                 g += 1.0
             if g != 0.0:
                 A[c, d] = g * (nx[c] * nx[d] + ny[c] * ny[d]) / m
-    lam = np.zeros(k)
-    active = np.ones(k, dtype=np.bool_)
-    idx = np.empty(k, dtype=np.int64)
+    for c in range(k):
+        lam[c] = 0.0
+        active[c] = 1
     scale = 0.0
     for c in range(k):
         scale = max(scale, abs(b[c]))
@@ -335,14 +352,14 @@ def ball_ball_round(S, ci, cj, k, P):
         na = np.int64(0)  # not a literal: loop._I
         for c in range(k):
             lam[c] = 0.0
-            if active[c]:
+            if active[c] != 0:
                 idx[na] = c
                 na += 1
-        if na > 0 and not _solve_spd(A, b, idx, na, lam):
+        if na > 0 and not _solve_spd(A, b, idx, na, lam, M):
             return False
         viol = -1
         for c in range(k):
-            if active[c]:
+            if active[c] != 0:
                 if lam[c] < 0.0:
                     viol = c
                     break
@@ -356,12 +373,11 @@ def ball_ball_round(S, ci, cj, k, P):
         if viol < 0:
             done = True
             break
-        active[viol] = not active[viol]
+        active[viol] = 1 - active[viol]
     if not done:
         return False
     # The round's balls in canonical order (first appearance), their states
     # before, and each contact's friction coefficient and friction cap.
-    balls = np.empty(2 * k, dtype=np.int64)
     nb = np.int64(0)  # not a literal: loop._I
     for c in range(k):
         for q in (ci[c], cj[c]):
@@ -372,12 +388,9 @@ def ball_ball_round(S, ci, cj, k, P):
             if not seen:
                 balls[nb] = q
                 nb += 1
-    S0 = np.empty((nb, 7))
     for r in range(nb):
         for col in range(7):
             S0[r, col] = S[balls[r], col]
-    slip = np.empty(3)
-    mu = np.empty(k)
     lsum = 0.0
     for c in range(k):
         mu[c] = ball_friction(_contact_slip(S[ci[c]], S[cj[c]], nx[c], ny[c], R, slip), P)
@@ -397,7 +410,6 @@ def ball_ball_round(S, ci, cj, k, P):
     # Energy a round may gain: the MIN_SEPARATION top-ups (at most
     # lam * MIN_SEP / 2 each), plus rounding.
     allow = 0.5 * MIN_SEPARATION * lsum + 1e-12 * e0
-    F = np.empty((k, 3))
     fscale = 1.0
     for attempt in range(12):
         for _step in range(ROUND_STEPS):

@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from piramida.env.physics.codes import (
     EV_BALL,
@@ -66,8 +65,28 @@ from piramida.env.physics.detect import (
     line_time,
     pair_time,
 )
-from piramida.env.physics.jit import kernel
+from piramida.env.physics.jit import entry, kernel
 from piramida.env.physics.motion import accel, classify, duration, end_state, evolve
+from piramida.env.physics.scratch import (
+    F_DUR,
+    F_OUT,
+    F_PTS,
+    F_SI,
+    F_SJ,
+    F_TEND,
+    F_TMP,
+    F_TREF,
+    F_TT,
+    I_BL,
+    I_CI,
+    I_CJ,
+    I_INV,
+    I_SIDE,
+    I_TK,
+    I_TX,
+    M_CAP,
+    M_PT,
+)
 
 # Table-event kinds.
 K_NONE, K_TRANS, K_CUSH, K_JAW, K_FACE, K_CAPTURE, K_CENTRE = -1, 0, 1, 2, 3, 4, 5
@@ -251,7 +270,7 @@ def _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap
 
     Also leaves in cap[i] a capsule holding the ball's path from T to its
     next table event other than a centre-line crossing (the events that
-    change its motion), for the pair culling of _pair_next."""
+    change its motion), for the pair culling of pair_next."""
     m = mode[i]
     if m < 0 or m == STATIONARY:
         _point_capsule(cap[i], S[i, 0], S[i, 1])
@@ -331,7 +350,7 @@ def _table_next(i, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap
 
 
 @kernel
-def _pair_next(i, j, T, S, mode, tref, tend, P, si, sj, out, pts, cap):
+def pair_next(i, j, T, S, mode, tref, tend, P, si, sj, out, pts, cap):
     """Next contact time of balls i and j after T, or inf. Also inf when
     their capsules (_table_next) stay apart: the contact, if any, comes
     after one of the two balls' next table event, which recomputes this
@@ -412,29 +431,29 @@ def _sort_balls(S, bl, nb):
         bl[q + 1] = i
 
 
-@njit(cache=True)
-def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
+@entry
+def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, mw):
     """Strike ball ``cue`` and run until every ball rests.
 
     S (n, 7) and mode (n,) are updated in place to the final state. Events
     go to ``ev`` (rows [type, t, i, j, a, b]), trajectory segments to
-    ``seg``. Returns (n_events, n_segments, status)."""
+    ``seg``; fw, iw, mw are scratch for n balls or more (scratch.py).
+    Returns (n_events, n_segments, status)."""
     n = S.shape[0]
     R = P[P_R]
-    tref = np.zeros(n)
-    dur = np.zeros(n)
-    tend = np.zeros(n)
-    side = np.zeros(n, dtype=np.int64)
-    tt = np.full(n, math.inf)
-    tk = np.full(n, K_NONE, dtype=np.int64)
-    tx = np.full(n, -1, dtype=np.int64)
-    pt = np.full((n, n), math.inf)
-    tmp = np.empty(7)
-    si = np.empty(7)
-    sj = np.empty(7)
-    out = np.empty(8)
-    pts = np.empty(8)
-    cap = np.empty((n, NCAP))
+    tref, dur, tend, tt = fw[F_TREF], fw[F_DUR], fw[F_TEND], fw[F_TT]
+    tmp, si, sj, out, pts = fw[F_TMP], fw[F_SI], fw[F_SJ], fw[F_OUT], fw[F_PTS]
+    side, tk, tx, bl, inv = iw[I_SIDE], iw[I_TK], iw[I_TX], iw[I_BL], iw[I_INV]
+    ci, cj = iw[I_CI], iw[I_CJ]
+    pt, cap = mw[M_PT], mw[M_CAP]
+    for i in range(n):
+        tref[i] = dur[i] = tend[i] = 0.0
+        tt[i] = math.inf
+        side[i] = inv[i] = 0
+        tk[i] = K_NONE
+        tx[i] = -1
+        for j in range(n):
+            pt[i, j] = math.inf
     nev = _ZERO
     nseg = _ZERO
     yc = P[P_YC]
@@ -456,13 +475,9 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
             if _apart(cap, i, j, dcull):
                 pt[i, j] = math.inf
             else:
-                pt[i, j] = _pair_next(i, j, 0.0, S, mode, tref, tend, P, si, sj, out, pts, cap)
+                pt[i, j] = pair_next(i, j, 0.0, S, mode, tref, tend, P, si, sj, out, pts, cap)
     T = 0.0
     status = OK
-    ci = np.empty(n * (n - 1) // 2 + 1, dtype=np.int64)
-    cj = np.empty(n * (n - 1) // 2 + 1, dtype=np.int64)
-    bl = np.empty(n, dtype=np.int64)
-    inv = np.zeros(n, dtype=np.bool_)
     while True:
         bt = math.inf
         bi = _NONE
@@ -548,12 +563,12 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
             nb = _ZERO
             for c in range(k):
                 for q in (ci[c], cj[c]):
-                    if not inv[q]:
-                        inv[q] = True
+                    if inv[q] == 0:
+                        inv[q] = 1
                         bl[nb] = q
                         nb += 1
             for q in range(nb):
-                inv[bl[q]] = False
+                inv[bl[q]] = 0
             if nev + 3 * k >= ev.shape[0] - 8 or nseg + nb >= seg.shape[0] - 4:
                 status = EVENTS_FULL
                 break
@@ -565,7 +580,7 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
                 ball_ball(S[ci[0]], S[cj[0]], P)
             else:
                 _sort_contacts(S, ci, cj, k)
-                if not ball_ball_round(S, ci, cj, k, P):
+                if not ball_ball_round(S, ci, cj, k, P, fw, iw, mw):
                     # Dependent contacts: one at a time, in the same order.
                     for c in range(k):
                         ball_ball(S[ci[c]], S[cj[c]], P)
@@ -577,7 +592,7 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
                 nev, nseg = _set_mode(c, classify(S[c], R), T, S, mode, tref, dur, tend, P, ev, nev, seg, nseg)
         # Recompute what involves the changed balls (each pair once).
         for q in range(nb):
-            inv[bl[q]] = True
+            inv[bl[q]] = 1
         for q in range(nb):
             c = bl[q]
             tt[c], tk[c], tx[c] = _table_next(c, T, S, mode, tref, dur, side, CU, JW, FC, PK, P, out, pts, cap)
@@ -585,15 +600,15 @@ def run(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, ev, seg):
         for q in range(nb):
             c = bl[q]
             for k2 in range(n):
-                if k2 == c or (inv[k2] and k2 < c):
+                if k2 == c or (inv[k2] != 0 and k2 < c):
                     continue
                 a_, b_ = (k2, c) if k2 < c else (c, k2)
                 if _apart(cap, a_, b_, dcull):
-                    pt[a_, b_] = math.inf  # as _pair_next's capsule test would
+                    pt[a_, b_] = math.inf  # as pair_next's capsule test would
                 else:
-                    pt[a_, b_] = _pair_next(a_, b_, T, S, mode, tref, tend, P, si, sj, out, pts, cap)
+                    pt[a_, b_] = pair_next(a_, b_, T, S, mode, tref, tend, P, si, sj, out, pts, cap)
         for q in range(nb):
-            inv[bl[q]] = False
+            inv[bl[q]] = 0
     # Bring every ball to the end time (all at rest unless a limit stopped us).
     for i in range(n):
         if mode[i] >= 0:

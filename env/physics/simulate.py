@@ -15,11 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from piramida.env.errors import IllegalShotError
+from piramida.env.physics import warm
 from piramida.env.physics.arrays import table_arrays
 from piramida.env.physics.codes import NSTATE, STATIONARY
 from piramida.env.physics.loop import alloc, run
 from piramida.env.physics.noise import Noise, load_noise
 from piramida.env.physics.result import ShotResult, frozen_balls
+from piramida.env.physics.scratch import scratch
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.shot import Shot
 from piramida.env.table import Table
@@ -77,16 +79,18 @@ def pack(position: Position) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
 assert STATIONARY == 0  # pack's modes are np.zeros
 
 
-# Scratch for the event loop's records, one pair per thread: the loop fills
-# a few rows of each per shot, and a result keeps copies of just those.
-_scratch = threading.local()
+# Buffers for the event loop's records, one pair per thread: the loop fills
+# a few rows of each per shot, and a result keeps copies of just those. The
+# loop's scratch (scratch.py) is kept beside them, for the most balls seen.
+_local = threading.local()
 
 
-def _buffers() -> tuple[np.ndarray, np.ndarray]:
-    bufs = getattr(_scratch, "bufs", None)
-    if bufs is None:
-        bufs = _scratch.bufs = alloc()
-    return bufs
+def _buffers(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    bufs = getattr(_local, "bufs", None)
+    if bufs is None or bufs[0] < n:
+        warm.start()  # the first shot of a process may compile the kernels
+        bufs = _local.bufs = (max(n, 16), *alloc(), *scratch(max(n, 16)))
+    return bufs[1:]
 
 
 def simulate(
@@ -109,10 +113,10 @@ def simulate(
     start, _placed = place_struck_ball(position, shot, table)
     ids, S, mode = pack(start)
     ta = table_arrays(table)
-    ev, seg = _buffers()
+    ev, seg, fw, iw, mw = _buffers(len(ids))
     nev, nseg, status = run(
         S, mode, ids.index(shot.ball), math.radians(shot.phi), math.radians(shot.theta), shot.v, shot.a,
-        shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, ev, seg,
+        shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, ev, seg, fw, iw, mw,
     )
     return ShotResult(shot, int(status), ev[:nev].copy(), seg[:nseg].copy(), ids, ta.P, start, S, mode, table)
 

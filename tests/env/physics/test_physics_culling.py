@@ -159,7 +159,7 @@ def test_the_capsule_holds_the_path_to_the_next_motion_event(x, y, v, h, wx, wy,
 
 
 def reference_pair_time(S, modes, i, j):
-    """loop._pair_next at T = 0 without the capsule test."""
+    """loop.pair_next at T = 0 without the capsule test."""
     mi, mj = modes[i], modes[j]
     if mi < 0 or mj < 0 or (mi <= SPINNING and mj <= SPINNING):
         return math.inf
@@ -190,13 +190,13 @@ def test_a_culled_pair_has_no_contact_before_a_table_event(x, y, v, h, wx, wz, d
         tnc.append(reference_table_next(S[k], modes[k], 0.0, side)[1])
     want = reference_pair_time(S, modes, 0, 1)
     culled = loop._apart(cap, 0, 1, 2 * R + loop.CULL) or math.isinf(
-        loop._pair_next(0, 1, 0.0, S, modes, np.zeros(2), np.array([duration(S[k], modes[k], P) for k in range(2)]),
+        loop.pair_next(0, 1, 0.0, S, modes, np.zeros(2), np.array([duration(S[k], modes[k], P) for k in range(2)]),
                         P, np.empty(7), np.empty(7), np.empty(8), np.empty(8), cap)
     )
     if culled:
         assert want == math.inf or want > min(tnc)
     else:
-        assert loop._pair_next(
+        assert loop.pair_next(
             0, 1, 0.0, S, modes, np.zeros(2), np.array([duration(S[k], modes[k], P) for k in range(2)]),
             P, np.empty(7), np.empty(7), np.empty(8), np.empty(8), cap,
         ) == want

@@ -15,6 +15,7 @@ from piramida.env.physics import simulate
 from piramida.env.physics.arrays import table_arrays
 from piramida.env.physics.codes import BF_CONSTANT, P_BF_MODEL, P_E_BALL, P_MU_BALL
 from piramida.env.physics.collide import ball_ball_round
+from piramida.env.physics.scratch import scratch
 from piramida.env.position import Position
 from piramida.env.shot import Shot
 from piramida.env.table import Table
@@ -106,7 +107,7 @@ def test_joint_impact_on_two_balls_matches_the_closed_form():
     P = _params(mu=0.0)
     e, m, v = P[P_E_BALL], TABLE.ball_mass, 2.0
     S, ci, cj = _fan(v)
-    assert ball_ball_round(S, ci, cj, 2, P)
+    assert ball_ball_round(S, ci, cj, 2, P, *scratch(len(S)))
     c30 = math.cos(math.radians(30))
     lam = (1 + e) * m * v * c30 / 2.5
     for k, sgn in ((1, -1.0), (2, 1.0)):
@@ -125,9 +126,9 @@ def test_joint_impact_does_not_depend_on_the_order_of_the_contacts():
     S1, ci, cj = _fan()
     S1[0, 6] = 30.0  # some side spin, so friction acts unevenly
     S2 = S1.copy()
-    assert ball_ball_round(S1, ci, cj, 2, P)
+    assert ball_ball_round(S1, ci, cj, 2, P, *scratch(len(S1)))
     # The same contacts listed the other way round and oriented j -> i.
-    assert ball_ball_round(S2, np.array([2, 0]), np.array([0, 1]), 2, P)
+    assert ball_ball_round(S2, np.array([2, 0]), np.array([0, 1]), 2, P, *scratch(len(S2)))
     # Normal impulses are the unique solution and the frictions are applied
     # together: only rounding differs.
     assert np.abs(S1 - S2).max() < 1e-12
@@ -144,7 +145,7 @@ def test_a_contact_that_separates_anyway_pushes_nothing():
     S[2, :2] = (0.5 + 4 * R, 1.0)
     S[0, 2] = 1.0
     S[2, 2] = 5.0
-    assert ball_ball_round(S, np.array([0, 1]), np.array([1, 2]), 2, P)
+    assert ball_ball_round(S, np.array([0, 1]), np.array([1, 2]), 2, P, *scratch(len(S)))
     e = P[P_E_BALL]
     assert S[1, 2] == pytest.approx((1 + e) / 2, abs=1e-12)
     assert S[0, 2] == pytest.approx((1 - e) / 2, abs=1e-12)
@@ -157,7 +158,7 @@ def test_joint_impact_treats_the_two_sides_alike():
     P = _params()
     S, ci, cj = _fan(3.0)
     before = 0.5 * TABLE.ball_mass * 9.0
-    assert ball_ball_round(S, ci, cj, 2, P)
+    assert ball_ball_round(S, ci, cj, 2, P, *scratch(len(S)))
     assert S[1, 2] == pytest.approx(-S[2, 2], rel=1e-12)
     assert S[1, 3] == pytest.approx(S[2, 3], rel=1e-12)
     assert S[0, 2] == pytest.approx(0.0, abs=1e-12)
@@ -186,7 +187,7 @@ def test_a_round_of_one_contact_is_the_pairwise_model(spin):
     S[0, 2:4] = (1.2, 0.1)
     S[0, 4:7] = spin
     S2 = S.copy()
-    assert ball_ball_round(S, np.array([0]), np.array([1]), 1, P)
+    assert ball_ball_round(S, np.array([0]), np.array([1]), 1, P, *scratch(len(S)))
     ball_ball(S2[0], S2[1], P)
     tol = 1e-9 if spin == (0.0, 0.0, 0.0) else 1e-3
     assert np.abs(S[:, 2:4] - S2[:, 2:4]).max() < tol
