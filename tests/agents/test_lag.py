@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -21,8 +22,15 @@ from piramida.env.view import GameView
 runner = CliRunner()
 
 
+#: The shipped policy stands in for any trained one: the lag is one stroke
+#: whatever the variant.
+POLICY = Path(__file__).resolve().parents[2] / "models" / "free_policy.pt"
+
+
 def agent(name: str, seed: int) -> object:
-    kw = {"budget_s": None, "n_sims": 50} if name == "planner" else {}
+    kw: dict[str, object] = {"budget_s": None, "n_sims": 50} if name == "planner" else {}
+    if name == "policy":
+        kw = {"path": str(POLICY)}
     return make_agent(name, seed=seed, **kw)
 
 
