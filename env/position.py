@@ -161,6 +161,9 @@ class Position:
             text = self._text_unchecked()
         except Exception:  # pragma: no cover - text of a badly broken position
             text = repr(self.balls)
+        # A field given by the user (an in_hand of "\r", say) must not break
+        # the one-line error: unprintable characters are shown escaped.
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
         raise InvalidPositionError(f"{msg} (position: {text})")
 
     def _validate(self) -> None:

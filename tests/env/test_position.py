@@ -373,3 +373,15 @@ def test_malformed_json(text: str, match: str) -> None:
 def test_missing_balls() -> None:
     p = Position("free", (("1", 0.5, 1.0),), shelves=(("2",), ("3",)), in_hand="house")
     assert set(p.missing()) == {str(i) for i in range(4, 16)}
+
+
+def test_an_unprintable_field_stays_escaped_in_the_one_line_error() -> None:
+    # Found by tests/test_bad_input_property.py: in_hand "\r" broke the line.
+    import pytest
+
+    from piramida.env.errors import InvalidPositionError
+    from piramida.env.position import Position
+
+    with pytest.raises(InvalidPositionError) as err:
+        Position("free", (("1", 0.5, 0.5),), in_hand="\r")
+    assert "\r" not in str(err.value) and len(str(err.value).splitlines()) == 1
