@@ -151,6 +151,10 @@ class PolicyAgent:
         """The decision's options and the network's logits for them."""
         import torch
 
+        if view.variant != self.variant:
+            # Its observation fits any variant, so it would play on with
+            # choices learned for another game: refuse instead.
+            raise PiramidaError(f"policy: {self.path} was trained for {self.variant}, not {view.variant}")
         view = ruled_view(view)
         opts = options(view, self.noise, self.search)
         obs = observe(view, opts)

@@ -22,8 +22,7 @@ from piramida.env.view import GameView
 runner = CliRunner()
 
 
-#: The shipped policy stands in for any trained one: the lag is one stroke
-#: whatever the variant.
+#: The shipped free-pyramid policy (a policy plays only its own variant).
 POLICY = Path(__file__).resolve().parents[2] / "models" / "free_policy.pt"
 
 
@@ -47,6 +46,8 @@ def test_random_lag_shots_are_legal_for_both_players(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["free", "five_ball"])
 @pytest.mark.parametrize(("a", "b"), list(itertools.product(sorted(AGENTS), repeat=2)))
 def test_every_pair_of_agents_lags_to_the_break(variant: str, a: str, b: str) -> None:
+    if "policy" in (a, b) and variant != "free":
+        pytest.skip("the shipped policies are for free and combined pyramid; a policy refuses other variants")
     game = Game.new(variant, seed=3, options={"lag": "true"})
     players = [agent(a, 10), agent(b, 11)]
     lag_shots = 0

@@ -75,3 +75,15 @@ def test_the_web_api_suggests_with_a_policy(policy_file: Path) -> None:
     out = suggest({"position": POS.to_text(), "agent": f"policy:path={policy_file}", "top": 2})
     assert len(out["shots"]) == 2 and all(s["basis"] == "policy" for s in out["shots"])
     assert [d["samples"] for d in out["draw"]] == [0, 0]
+
+
+def test_a_policy_refuses_another_variant() -> None:
+    from piramida.agents.specs import parse_spec
+    from piramida.env.errors import PiramidaError
+    from piramida.env.game import Game
+    from piramida.env.view import GameView
+
+    agent = parse_spec("policy:path=models/free_policy.pt").build()
+    view = GameView.of(Game.new("combined", seed=1))
+    with pytest.raises(PiramidaError, match="trained for free, not combined"):
+        agent.act(view)
