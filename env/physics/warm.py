@@ -16,8 +16,8 @@ way; a helper that fails, or is slow, only takes the saving away.
 On two idle cores this takes about a third off the cold start's wall time
 (not its CPU time). The helper is not started when the cache is warm (one
 file test), when ``PIRAMIDA_NO_WARM`` is set, when no core is free (one
-core, or a load average above the cores less one: on a busy machine a
-second compiling process would only slow this one), or from the helper
+core, or as many tasks ready to run as cores: on a busy machine a second
+compiling process would only slow this one), or from the helper
 itself; it exits when its jobs are compiled.
 """
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from typing import Any
 
 _started = False
@@ -38,16 +39,42 @@ def _run_is_cached() -> bool:
     return is_cached(run)
 
 
-def _core_to_spare() -> bool:
-    """More than one core, and fewer runnable tasks than cores (the 1-minute
-    load average): on a busy machine a second compiling process only takes
-    time from this one."""
+def runnable_now(samples: int = 5, gap_s: float = 0.004) -> int | None:
+    """The fewest tasks running or ready to run over a few quick looks at
+    /proc/loadavg (its fourth field counts this process too); None where
+    there is no such file."""
+    seen = []
+    for i in range(samples):
+        try:
+            with open("/proc/loadavg") as f:
+                seen.append(int(f.read().split()[3].split("/")[0]))
+        except (OSError, ValueError, IndexError):
+            return None
+        if i + 1 < samples:
+            time.sleep(gap_s)
+    return min(seen)
+
+
+def core_to_spare() -> bool:
+    """More than one core, and one of them idle now.
+
+    "Now" is what the kernel counts as runnable at this moment, not the
+    1-minute load average: that average still carries the work a process
+    finished seconds ago (the benchmark that measures the cold start ran
+    its own shots just before and read 1.0 on an idle machine, which turned
+    the helper off and cost 5-9 s). The load average is the fallback where
+    /proc/loadavg is missing."""
     cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    running = runnable_now()
+    if running is not None:
+        return running <= cores - 1  # this process is one of them
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average here: trust the core count
         load = 0.0
-    return cores >= 2 and load <= cores - 1
+    return load <= cores - 1
 
 
 def start() -> None:
@@ -56,7 +83,7 @@ def start() -> None:
     if _started:
         return
     _started = True
-    if os.environ.get("PIRAMIDA_NO_WARM") or not _core_to_spare() or _run_is_cached():
+    if os.environ.get("PIRAMIDA_NO_WARM") or not core_to_spare() or _run_is_cached():
         return
     try:
         subprocess.Popen(

@@ -34,3 +34,24 @@ def test_no_helper_when_disabled(monkeypatch):
     monkeypatch.setattr(warm.subprocess, "Popen", lambda *a, **k: started.append(a))
     warm.start()
     assert not started
+
+
+def test_spare_core_is_judged_by_what_runs_now_not_the_load_average(monkeypatch):
+    """A load average of 1.0 left by work that has just finished must not
+    turn the helper off on an idle machine; a busy one must."""
+    monkeypatch.setattr(warm.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(warm.os, "getloadavg", lambda: (1.9, 1.0, 1.0))
+    monkeypatch.setattr(warm, "runnable_now", lambda: 1)  # only this process
+    assert warm.core_to_spare()
+    monkeypatch.setattr(warm, "runnable_now", lambda: 2)  # another process busy
+    assert not warm.core_to_spare()
+    monkeypatch.setattr(warm, "runnable_now", lambda: None)  # no /proc: the average decides
+    assert not warm.core_to_spare()
+    monkeypatch.setattr(warm.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(warm, "runnable_now", lambda: 1)
+    assert not warm.core_to_spare()
+
+
+def test_runnable_now_reads_this_process_among_the_runnable():
+    n = warm.runnable_now()
+    assert n is None or n >= 1
