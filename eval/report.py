@@ -1,7 +1,9 @@
 """What a results file says: per variant the ratings, the pair statistics
 of every pairing, each agent's play statistics, and one table of agents by
 variants. ``analyse`` builds it as plain data (``piramida report --json``);
-``to_html`` renders it with the pictures embedded (``--html``).
+``to_html`` renders it with the pictures embedded (``--html``), ``figures``
+writes the pictures as PNG files and ``to_markdown`` the tables as
+Markdown (``--figures``, ``--markdown``: what docs/evaluation.md shows).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import html
 import io
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from piramida.eval.pairs import pair_score, pair_stats, pentanomial
@@ -127,21 +130,27 @@ def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dic
     }
 
 
-def _png(fig: Any) -> str:
+def _png_bytes(fig: Any) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode()
+    return buf.getvalue()
 
 
-def heatmap(variant: str, matrix: dict[str, dict[str, float | None]]) -> str:
-    """The score matrix (row agent's pair score against the column agent)
-    as a base64 PNG."""
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def heatmap_png(variant: str, matrix: dict[str, dict[str, float | None]]) -> bytes:
+    """The score matrix (row agent's pair score against the column agent)
+    as PNG bytes."""
     import numpy as np
 
+    plt = _pyplot()
     names = list(matrix)
     data = np.array([[np.nan if matrix[a][b] is None else matrix[a][b] for b in names] for a in names], dtype=float)
     fig, ax = plt.subplots(figsize=(1.2 + 0.9 * len(names), 0.9 + 0.7 * len(names)))
@@ -154,9 +163,57 @@ def heatmap(variant: str, matrix: dict[str, dict[str, float | None]]) -> str:
                 ax.text(j, i, f"{data[i, j]:.2f}", ha="center", va="center", fontsize=8)
     ax.set_title(f"{variant}: pair score of the row agent against the column agent", fontsize=9)
     fig.colorbar(im, ax=ax, fraction=0.04)
-    out = _png(fig)
+    out = _png_bytes(fig)
     plt.close(fig)
     return out
+
+
+def heatmap(variant: str, matrix: dict[str, dict[str, float | None]]) -> str:
+    """``heatmap_png`` as base64 (for the HTML page)."""
+    return base64.b64encode(heatmap_png(variant, matrix)).decode()
+
+
+def ratings_png(rep: dict[str, Any]) -> bytes:
+    """Every agent's Elo (greedy = 0) with its 95% interval, one row of
+    markers per agent and a colour per variant."""
+    plt = _pyplot()
+    variants = rep["variants"]
+    names = sorted({n for d in variants.values() for n in d["ratings"]},
+                   key=lambda n: -max(d["ratings"].get(n, {"elo": -1e9})["elo"] for d in variants.values()))
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.55 * len(names)))
+    k = max(1, len(variants))
+    for j, (v, d) in enumerate(variants.items()):
+        label: str | None = v
+        for i, n in enumerate(names):
+            r = d["ratings"].get(n)
+            if r is None or not all(math.isfinite(x) for x in (r["elo"], *r["ci95"])):
+                continue
+            y = i + (j - (k - 1) / 2) * 0.22
+            ax.errorbar(r["elo"], y, xerr=[[r["elo"] - r["ci95"][0]], [r["ci95"][1] - r["elo"]]], fmt="o",
+                        color=f"C{j}", capsize=3, label=label)
+            label = None  # one legend entry per variant
+    ax.axvline(0.0, color="0.6", lw=0.8)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("Elo (greedy = 0), 95% interval by bootstrap over pairs")
+    ax.legend(fontsize=8, loc="lower right")
+    out = _png_bytes(fig)
+    plt.close(fig)
+    return out
+
+
+def figures(rep: dict[str, Any], out_dir: str | Path) -> list[Path]:
+    """Write the report's pictures into ``out_dir``: ``ratings.png`` and a
+    ``score_VARIANT.png`` per variant; the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "ratings.png"]
+    written[0].write_bytes(ratings_png(rep))
+    for v, d in rep["variants"].items():
+        path = out / f"score_{v}.png"
+        path.write_bytes(heatmap_png(v, d["score_matrix"]))
+        written.append(path)
+    return written
 
 
 def _fmt(x: Any, spec: str = ".2f") -> str:
@@ -214,6 +271,43 @@ def to_html(rep: dict[str, Any]) -> str:
         parts.append("</table>")
     parts.append("</body></html>")
     return "".join(parts)
+
+
+def to_markdown(rep: dict[str, Any]) -> str:
+    """The report's tables as Markdown: agents by variant, then per variant
+    the ratings, every pairing's pair statistics and the play statistics."""
+    t = rep["tournament"]
+    variants = rep["variants"]
+    out = [
+        f"Tournament {t['id']}: {rep['games']} games; noise {t['config']['noise']}, seed {t['config']['seed']}, "
+        f"code {t['version']}.",
+        "",
+        "| agent | " + " | ".join(variants) + " |",
+        "|---|" + "---|" * len(variants),
+    ]
+    names = sorted({n for d in variants.values() for n in d["ratings"]},
+                   key=lambda n: -sum(d["ratings"].get(n, {"elo": 0.0})["elo"] for d in variants.values()))
+    for n in names:
+        cells = []
+        for d in variants.values():
+            r = d["ratings"].get(n)
+            cells.append(f"{_fmt(r['elo'], '+.0f')} [{_fmt(r['ci95'][0], '+.0f')}, {_fmt(r['ci95'][1], '+.0f')}]"
+                         if r else "-")
+        out.append(f"| `{n}` | " + " | ".join(cells) + " |")
+    for v, d in variants.items():
+        out += ["", f"**{v}**: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo.", "",
+                "| pairing | pairs | pentanomial [0, 0.5, 1, 1.5, 2] | score | 95% | Elo | nElo | LOS |",
+                "|---|---|---|---|---|---|---|---|"]
+        for name, p in d["pairs"].items():
+            out.append(f"| {name} | {p['pairs']} | {p['pentanomial']} | {_fmt(p['score'], '.3f')} | "
+                       f"[{_fmt(p['score_ci95'][0], '.3f')}, {_fmt(p['score_ci95'][1], '.3f')}] | "
+                       f"{_fmt(p['elo'], '+.0f')} | {_fmt(p['nelo'], '+.0f')} | {_fmt(p['los'], '.3f')} |")
+        cols = ("win_rate", "pot_rate", "balls_per_visit", "fouls_per_frame", "safeties_per_frame", "mean_shots")
+        out += ["", "| agent | " + " | ".join(c.replace("_", " ") for c in cols) + " |",
+                "|---|" + "---|" * len(cols)]
+        for n, st in d["agents"].items():
+            out.append(f"| `{n}` | " + " | ".join(_fmt(st[c]) for c in cols) + " |")
+    return "\n".join(out) + "\n"
 
 
 def summary(rep: dict[str, Any]) -> str:

@@ -171,25 +171,40 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Path, typer.Argument(help="A SQLite results file.")],
         tournament_id: Annotated[int | None, typer.Option("--tournament", min=1, help="Tournament id (default: the latest).")] = None,
         html_out: Annotated[Path | None, typer.Option("--html", help="Write an HTML report here.")] = None,
+        figures_dir: Annotated[
+            Path | None, typer.Option("--figures", help="Write the pictures here as PNG (ratings.png, score_VARIANT.png).")
+        ] = None,
+        markdown_out: Annotated[Path | None, typer.Option("--markdown", help="Write the tables as Markdown here.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
         bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, max=10_000, help="Bootstrap resamples for the intervals.")] = 200,
     ) -> None:
         """Ratings, pair statistics, play statistics per variant."""
-        from piramida.eval.report import analyse, summary, to_html
+        from piramida.eval.report import analyse, figures, summary, to_html, to_markdown
 
         if not db.is_file():
             fail(f"{db}: no such results file")
         if html_out is not None:
             check_out_file(html_out, "--html", suffix=".html")
+        if markdown_out is not None:
+            check_out_file(markdown_out, "--markdown", suffix=".md")
+        if figures_dir is not None:
+            check_out_dir(figures_dir, "--figures")
         rep = analyse(str(db), tournament_id, bootstrap)
+        written: list[Path] = []
         if html_out is not None:
             html_out.write_text(to_html(rep), encoding="utf-8")
+            written.append(html_out)
+        if markdown_out is not None:
+            markdown_out.write_text(to_markdown(rep), encoding="utf-8")
+            written.append(markdown_out)
+        if figures_dir is not None:
+            written += figures(rep, figures_dir)
         if as_json:
             print_json(rep)
         else:
             typer.echo(summary(rep))
-            if html_out is not None:
-                typer.echo(f"wrote {html_out}")
+            for path in written:
+                typer.echo(f"wrote {path}")
 
     @app.command("replay")
     @friendly_errors

@@ -101,6 +101,19 @@ def test_cli_report_json_and_html(tmp_path: Path) -> None:
     assert set(r) == {"greedy", "random"} and r["greedy"]["elo"] == 0.0 and len(r["random"]["ci95"]) == 2
     page = (tmp_path / "r.html").read_text()
     assert "data:image/png;base64," in page and "greedy" in page
+    figs = tmp_path / "figs"
+    figs.mkdir()
+    res = runner.invoke(app, ["report", str(db), "--bootstrap", "20", "--figures", str(figs),
+                              "--markdown", str(tmp_path / "r.md")])
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in figs.iterdir()) == ["ratings.png", "score_free.png"]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in figs.iterdir())
+    md = (tmp_path / "r.md").read_text()
+    p = rep["variants"]["free"]["pairs"]["greedy vs random"]
+    assert f"| greedy vs random | {p['pairs']} | {p['pentanomial']} | {p['score']:.3f} |" in md
+    assert "| `random` |" in md
+    missing = runner.invoke(app, ["report", str(db), "--figures", str(tmp_path / "nope")])
+    assert missing.exit_code == 2 and missing.stderr.count("\n") == 1
     res = runner.invoke(app, ["replay", str(db), "1", "--save", str(tmp_path / "g.json")])
     assert res.exit_code == 0 and "score" in res.stdout.splitlines()[-2]
     from piramida.env.game import Game
