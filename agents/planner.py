@@ -44,7 +44,7 @@ import numpy as np
 
 from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
 from piramida.agents.break_book import book_shots
-from piramida.agents.planner_value import Valuation
+from piramida.agents.planner_value import NetValuation, Valuation, is_value_file
 from piramida.agents.shots.candidates import (
     BANK_LINES,
     KEEP_POTS,
@@ -229,10 +229,22 @@ class PlannerAgent:
         #: plus the turn value) or "auto" (race in ``RACE_AUTO``); ``q`` and
         #: ``q_other``: the race model's later-shot pot chances, the
         #: planner's own and the opponent's (None: the variant's measured ones).
-        self.valuation = Valuation(value, self.model, q, q_other)
+        #: ``value`` may instead name a value file (``*.pt``, agents/value_net.py):
+        #: the table each sample leaves is then scored by that network.
+        self.value_file: str | None = None
+        if is_value_file(value):
+            from piramida.agents.value_net import ValueModel
+
+            self.value_file = str(value)
+            self.valuation: Valuation = NetValuation(ValueModel(value), self.model)
+        else:
+            self.valuation = Valuation(value, self.model, q, q_other)
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
+        #: The chosen shot's value when it is a frame-winning chance (the
+        #: race value, a value network), else None: self-play data records it.
+        self.last_value: float | None = None
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
@@ -242,6 +254,7 @@ class PlannerAgent:
 
     # ------------------------------------------------------------ entry
     def act(self, view: GameView) -> Action:
+        self.last_value = None
         ctx = Context(view, Budget(self.budget_s, self.n_sims), self.model)
         if view.kind == "choice":
             return self.choose(ctx)
@@ -264,6 +277,7 @@ class PlannerAgent:
             self.last_intent = ("safety",)
             return final(ctx, fallback(ctx))
         best = plans[0]
+        self.last_value = best.value if self.valuation.win_chance(ctx) else None
         if best.kind == "pot" and best.line is not None:
             ball = best.line.struck if best.line.svoyak else best.line.target
             self.last_intent = ("pot", ball, best.line.pocket)
@@ -323,17 +337,22 @@ class PlannerAgent:
         while True:
             for c in alive:
                 c.rounds += 1
+            # A round's samples are judged as they are played and valued
+            # together at its end (one call of a value network a round).
+            judged: list[tuple[Arm, Any]] = []
+            taken = {id(c): c.n for c in alive}
             for c in alive:
-                need = min(k, self.n_samples) - c.n
+                need = min(k, self.n_samples) - taken[id(c)]
                 if need <= 0:
                     continue
-                seeds = self._seeds(ctx, c.n, need)
+                seeds = self._seeds(ctx, taken[id(c)], need)
                 results = simulate_many(ctx.pos, [c.shot] * need, self.noise, seeds)
                 ctx.budget.used += need
-                for res in results:
-                    self._score(ctx, c, res)
-                if ctx.budget.spent() and all(x.n > 0 for x in alive):
+                taken[id(c)] += need
+                judged += [(c, self._judge(ctx, res)) for res in results]
+                if ctx.budget.spent() and all(taken[id(x)] > 0 for x in alive):
                     break
+            self._record(ctx, judged)
             if ctx.budget.spent() or self.noise is None:
                 break
             if len(alive) > 2:
@@ -345,23 +364,29 @@ class PlannerAgent:
                 break
             k = min(2 * k, self.n_samples)
 
-    def _score(self, ctx: Context, c: Arm, res: ShotResult | None) -> None:
-        ruling = None
-        if res is not None:
-            try:
-                ruling = ctx.referee.judge(ctx.pos, res.shot, res.events, res.final, (), ctx.state)
-            except PiramidaError:
-                ruling = None
-        if ruling is None:
-            # A stroke the physics or the referee refuses: the worst outcome.
-            c.values.append(self.valuation.worst(ctx))
-            c.fouls += 1
-            return
-        immediate, potted = self.valuation.immediate(ctx, ruling)
-        c.points += immediate
-        c.pots += int(potted)
-        c.fouls += int(not ruling.legal)
-        c.values.append(self.valuation.ruling_value(ctx, ruling, immediate))
+    def _judge(self, ctx: Context, res: ShotResult | None) -> Any:
+        """The referee's ruling on a sample; None for a stroke the physics
+        or the referee refuses."""
+        if res is None:
+            return None
+        try:
+            return ctx.referee.judge(ctx.pos, res.shot, res.events, res.final, (), ctx.state)
+        except PiramidaError:
+            return None
+
+    def _record(self, ctx: Context, judged: Sequence[tuple[Arm, Any]]) -> None:
+        """Value a round's samples (in one call) and add them to their arms:
+        a refused stroke is the worst outcome and counts as a foul."""
+        values = self.valuation.values(ctx, [r for _, r in judged])
+        for (c, ruling), value in zip(judged, values, strict=True):
+            c.values.append(value)
+            if ruling is None:
+                c.fouls += 1
+                continue
+            immediate, potted = self.valuation.immediate(ctx, ruling)
+            c.points += immediate
+            c.pots += int(potted)
+            c.fouls += int(not ruling.legal)
 
     # ------------------------------------------------------------ choices
     def choose(self, ctx: Context) -> str:

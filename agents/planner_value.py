@@ -30,12 +30,14 @@ agent's noise preset, agents/shots/probability.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from piramida.agents.shots.context import Context
 from piramida.agents.shots.probability import PotModel, easiest_difficulty
+from piramida.agents.value_obs import encode, is_points_game, target_of
 from piramida.env.errors import PiramidaError
 from piramida.env.position import Position
 
@@ -125,6 +127,12 @@ RACE_AUTO = ("free",)
 FIVE_BALL_UNIT = 8.0
 
 
+def is_value_file(value: Any) -> bool:
+    """Whether a planner's ``value`` names a value file (``*.pt``,
+    agents/value_net.py) rather than one of ``VALUES``."""
+    return isinstance(value, str) and value.endswith(".pt")
+
+
 class Valuation:
     """A sample's value for a player of the skill ``model`` describes:
     ``mode`` "race" (the chance of winning the frame, in the games won by a
@@ -137,7 +145,9 @@ class Valuation:
         self, mode: str, model: PotModel, q: float | None = None, q_other: float | None = None
     ) -> None:
         if mode not in VALUES:
-            raise PiramidaError(f"planner: value must be one of {', '.join(VALUES)}, got {mode!r}")
+            raise PiramidaError(
+                f"planner: value must be one of {', '.join(VALUES)} or a value file (.pt), got {mode!r}"
+            )
         self.mode = mode
         self.model = model
         self.q = q
@@ -157,9 +167,20 @@ class Valuation:
         lost = WIN_UNITS * unit if ruling.winner == 1 - ctx.me else 0.0
         return immediate + won - lost + self.leave(ctx, ruling)
 
+    def values(self, ctx: Context, rulings: Sequence[Any]) -> list[float]:
+        """``ruling_value`` of each ruling of a round of samples (``worst``
+        for None: a stroke the physics or the referee refused). The
+        network's valuation scores them all in one call."""
+        return [self.worst(ctx) if r is None else self.ruling_value(ctx, r) for r in rulings]
+
     def worst(self, ctx: Context) -> float:
         """The value of a stroke the physics or the referee refuses."""
         return 0.0 if self.race(ctx) is not None else -WIN_UNITS * self.unit(ctx.pos, ctx)
+
+    def win_chance(self, ctx: Context) -> bool:
+        """Whether the values in ``ctx`` are frame-winning chances (else
+        points plus turn values)."""
+        return self.race(ctx) is not None
 
     def unit(self, pos: Position, ctx: Context) -> float:
         """Points one pot is worth on average in this variant."""
@@ -278,6 +299,118 @@ class Valuation:
         return self.turn_value(ctx, ctx.pos.replace(to_move=ctx.me), hand) > 0
 
 
+def prior_features(
+    prior: Valuation, ctx: Context, pos: Position, who: int, hand: Any, extra: Sequence[int] = (0, 0)
+) -> tuple[float, float]:
+    """The hand-made prior the value network reads (agents/value_obs.py):
+    the chance that ``who``, to shoot from ``pos``, pots his easiest open
+    ball, and the race model's chance that he wins the frame (0.5 in the
+    points games). ``prior``: a "race" ``Valuation``."""
+    p = prior.next_chance(ctx, pos, hand)
+    if is_points_game(ctx.view.variant, ctx.referee.options):
+        return p, 0.5
+    race = prior.race(ctx)
+    if race is None:
+        return p, 0.5
+    mine, theirs = pos.score[who] + int(extra[who]), pos.score[1 - who] + int(extra[1 - who])
+    return p, race.at_table(mine, theirs, p, me=who == ctx.me)
+
+
+def view_prior(view: Any, pot_model: PotModel) -> tuple[float, float]:
+    """``prior_features`` of a shot decision, for its shooter."""
+    ctx = Context(view, None, pot_model)
+    return prior_features(Valuation("race", pot_model), ctx, view.position, view.player, view.in_hand)
+
+
+class NetValuation(Valuation):
+    """A sample's value by a learned value network (docs/value.md): the
+    shooter's chance of winning the frame from the table the ruling
+    leaves, as ``model`` (an ``agents.value_net.ValueModel``, or anything
+    with ``win(balls, globals)``) scores it for whoever shoots next. Every
+    sample is still judged by the referee: a frame won or lost is 1 or 0,
+    and the score, penalty balls and the next shooter are the ruling's.
+    The samples of a halving round are scored in one inference call
+    (``values``). The points and pot counts of ``Plan`` come from the
+    hand-made valuation it extends (``pot_model``)."""
+
+    def __init__(self, model: Any, pot_model: PotModel) -> None:
+        super().__init__("auto", pot_model)
+        self.net = model
+        #: The race model and next-pot curve whose numbers the network
+        #: reads as its prior (``prior_features``).
+        self.prior = Valuation("race", pot_model)
+
+    def win_chance(self, ctx: Context) -> bool:
+        return True
+
+    def worst(self, ctx: Context) -> float:
+        return 0.0
+
+    def _encode(self, ctx: Context, pos: Position, who: int, hand: Any, extra: Sequence[int]) -> tuple[Any, Any]:
+        try:
+            cues = [c for c in ctx.referee.allowed_cue_balls(pos.replace(to_move=who)) if c in pos]
+        except PiramidaError:
+            cues = []
+        prior = prior_features(self.prior, ctx, pos, who, hand, extra)
+        return encode(pos, who, cues, target_of(ctx.referee), hand, extra, ctx.view.options, prior)
+
+    def values(self, ctx: Context, rulings: Sequence[Any]) -> list[float]:
+        out: list[float] = []
+        # Tables to score: (index in out, row of the batch, who shoots,
+        # the row of the other shooter when the next player chooses).
+        asks: list[tuple[int, int, int, int | None]] = []
+        balls: list[Any] = []
+        globs: list[Any] = []
+
+        def row(pos: Position, who: int, hand: Any, extra: Sequence[int]) -> int:
+            b, g = self._encode(ctx, pos, who, hand, extra)
+            balls.append(b)
+            globs.append(g)
+            return len(balls) - 1
+
+        for r in rulings:
+            if r is None:
+                out.append(0.0)
+                continue
+            if r.winner is not None:
+                out.append(1.0 if r.winner == ctx.me else 0.0)
+                continue
+            nxt = r.next
+            if getattr(r.state, "over", False) or nxt.player is None or nxt.kind not in ("shot", "choice"):
+                out.append(0.5)
+                continue
+            who, hand, choose = next_shooter(r)
+            owed = balls_owed(r)
+            i = row(r.position, who, hand, owed)
+            j = row(r.position, 1 - who, hand, owed) if choose else None
+            asks.append((len(out), i, who, j))
+            out.append(0.5)  # filled in below
+        if asks:
+            import numpy as np
+
+            win = self.net.win(np.stack(balls), np.stack(globs))
+            for k, i, who, j in asks:
+                w = float(win[i])
+                if j is not None:
+                    # The chooser shoots or hands the table to the offender,
+                    # whichever is better for him (docs/game_rules.md §4.8).
+                    w = max(w, 1.0 - float(win[j]))
+                out[k] = w if who == ctx.me else 1.0 - w
+        return out
+
+    def ruling_value(self, ctx: Context, ruling: Any, immediate: float | None = None) -> float:
+        return self.values(ctx, [ruling])[0]
+
+    def shoot_or_hand_over(self, ctx: Context, hand: Any) -> bool:
+        import numpy as np
+
+        me = ctx.me
+        b0, g0 = self._encode(ctx, ctx.pos, me, hand, (0, 0))
+        b1, g1 = self._encode(ctx, ctx.pos, 1 - me, hand, (0, 0))
+        win = self.net.win(np.stack([b0, b1]), np.stack([g0, g1]))
+        return float(win[0]) >= 1.0 - float(win[1])
+
+
 def balls_owed(ruling: Any) -> tuple[int, int]:
     """Balls each player is certain to get from the ruling's pending
     choices, not yet in its score (``Pending.balls_owed``)."""
@@ -303,6 +436,7 @@ def next_shooter(ruling: Any) -> tuple[int, Any, bool]:
 
 __all__ = [
     "FIVE_BALL_UNIT",
+    "NetValuation",
     "P_IN_HAND",
     "RACE_AUTO",
     "VALUES",
@@ -310,6 +444,9 @@ __all__ = [
     "RaceModel",
     "Valuation",
     "balls_owed",
+    "is_value_file",
+    "prior_features",
+    "view_prior",
     "next_shooter",
     "race_table",
     "race_tables",

@@ -19,12 +19,11 @@ torch is imported when an agent is built, never by ``piramida.agents``.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from piramida.agents import model_file
 from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
 from piramida.agents.planner import Plan, describe
 from piramida.agents.planner_value import Valuation
@@ -58,65 +57,29 @@ class PolicyFileError(PiramidaError):
 
 def digest(meta: Mapping[str, Any], state: Mapping[str, Any]) -> str:
     """SHA-256 over the metadata (as sorted JSON) and every tensor's name,
-    shape, dtype and bytes."""
-    h = hashlib.sha256(json.dumps({k: meta[k] for k in META_KEYS}, sort_keys=True).encode())
-    for name in sorted(state):
-        t = state[name].detach().cpu().contiguous()
-        h.update(f"{name}:{tuple(t.shape)}:{t.dtype}".encode())
-        h.update(t.numpy().tobytes())
-    return h.hexdigest()
+    shape, dtype and bytes (``model_file.digest``)."""
+    return model_file.digest(meta, state, META_KEYS)
 
 
 def save_policy(path: str | Path, state: Mapping[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
     """Write a policy file: ``state`` (the network's state dict) and ``meta``
     (``variant``, ``noise``, ``search``, ``net``, ``config``,
     ``code_version``; the format and layout versions are filled in)."""
-    import torch
-
     full = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "layout_version": LAYOUT_VERSION,
         "obs_version": OBS_VERSION,
     } | {k: meta[k] for k in ("code_version", "variant", "noise", "search", "net", "config")}
-    weights = {k: v.detach().cpu().clone() for k, v in state.items()}
-    data = dict(full, state_dict=weights, digest=digest(full, weights))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(data, path)
-    return data
+    return model_file.save_model(path, state, full, META_KEYS)
 
 
 def load_policy(path: str | Path) -> dict[str, Any]:
     """A policy file's contents, checked (``PolicyFileError`` otherwise)."""
-    import torch
-
-    p = Path(path)
-    if not p.is_file():
-        raise PolicyFileError(f"policy file {str(p)!r} not found")
-    try:
-        data = torch.load(p, weights_only=True, map_location="cpu")
-    except Exception as exc:  # noqa: BLE001 - a damaged zip or pickle fails in many ways
-        raise PolicyFileError(f"{p} is not a readable policy file (truncated or damaged?): {type(exc).__name__}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise PolicyFileError(f"{p} is not a piramida policy file")
-    missing = [k for k in (*META_KEYS, "state_dict", "digest") if k not in data]
-    if missing:
-        raise PolicyFileError(f"{p} lacks {', '.join(missing)}")
-    for key, want in (("format_version", FORMAT_VERSION), ("layout_version", LAYOUT_VERSION), ("obs_version", OBS_VERSION)):
-        if data[key] != want:
-            raise PolicyFileError(f"{p} was made for {key} {data[key]}, this code has {want}: re-export or retrain it")
-    state = data["state_dict"]
-    if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
-        raise PolicyFileError(f"{p}: its weights are not a dict of tensors")
-    try:
-        ok = digest(data, state) == data["digest"]
-    except (TypeError, ValueError, KeyError):
-        ok = False
-    if not ok:
-        raise PolicyFileError(f"{p}: its digest does not match its contents (edited or damaged)")
+    versions = {"format_version": FORMAT_VERSION, "layout_version": LAYOUT_VERSION, "obs_version": OBS_VERSION}
+    data = model_file.load_model(path, FORMAT, META_KEYS, versions, PolicyFileError, "policy")
     if data["search"] not in SEARCHES:
-        raise PolicyFileError(f"{p}: unknown candidate search {data['search']!r}")
+        raise PolicyFileError(f"{path}: unknown candidate search {data['search']!r}")
     return data
 
 

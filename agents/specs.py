@@ -90,6 +90,12 @@ def _choice(*allowed: str) -> Callable[[str, str], str]:
     return parse
 
 
+def _value(text: str, what: str) -> str:
+    if text.endswith(".pt"):
+        return _file(text, what)
+    return _choice("auto", "race", "turn")(text, f"{what} (or a value file, *.pt)")
+
+
 @dataclass(frozen=True)
 class Key:
     """One key of an agent's spec: its constructor argument and its parser."""
@@ -110,7 +116,9 @@ KEYS: dict[str, dict[str, Key]] = {
         "budget": Key("budget_s", parse_duration, "thinking time per decision: 1s, 500ms"),
         "sims": Key("n_sims", _positive_int, "simulated strokes per decision (instead of a budget)"),
         "noise": Key("noise", _noise, "the skill it plans for: none, pro, amateur, novice or a .toml"),
-        "value": Key("value", _choice("auto", "race", "turn"), "how a sample's table is scored"),
+        "value": Key(
+            "value", _value, "how a sample's table is scored: auto, race, turn or a value file (models/free_value.pt)"
+        ),
         "book": Key("book", _flag, "play the break book's strokes on a full rack"),
         "seed": Key("salt", _positive_int, "mixed into the seeds a match gives it: the same planner sampling differently"),
     },

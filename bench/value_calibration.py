@@ -1,0 +1,171 @@
+"""How well the value network predicts frames it never saw, against the
+planner's hand-made models on the same positions (docs/value.md).
+
+The held-out positions are those of the frames the training split keeps
+out (``training.value_train.split``: every 10th frame) of the given
+self-play folders. On each, with the frame's outcome for the shooter:
+
+- ``net``: the value file's win chance;
+- ``race``: the race model's win chance (``planner_value.RaceModel`` with
+  the variant's typical later-shot chance and the leave's next-pot chance
+  from ``PotModel``: what the planner uses in free pyramid);
+- ``base``: the training frames' base rate, a constant;
+- ``turn``: the turn value ``unit * (1.5 p - 0.5)`` of the table (the
+  planner's value outside free pyramid). It is not a probability, so it
+  gets no Brier score, only the rank measure (AUC) all of them get.
+
+Prints one JSON object (Brier score, AUC and the reliability table per
+model) and with ``--png`` draws the reliability diagram::
+
+    .venv/bin/python -m bench.value_calibration --model models/free_value.pt --data data/free-g1 \\
+        [--data ...] [--png docs/value_reliability_free.png] [--out bench/results/value_calibration_free.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+BINS = 10
+
+
+def auc(score: np.ndarray, outcome: np.ndarray) -> float:
+    """The chance that a won position scores above a lost one (ties half);
+    drawn positions left out."""
+    won = score[outcome == 1.0]
+    lost = score[outcome == 0.0]
+    if not len(won) or not len(lost):
+        return math.nan
+    order = np.argsort(np.concatenate([won, lost]), kind="mergesort")
+    ranks = np.empty(len(order))
+    allv = np.concatenate([won, lost])[order]
+    # Average ranks over ties.
+    i = 0
+    while i < len(allv):
+        j = i
+        while j + 1 < len(allv) and allv[j + 1] == allv[i]:
+            j += 1
+        ranks[order[i : j + 1]] = 0.5 * (i + j) + 1.0
+        i = j + 1
+    r_won = ranks[: len(won)].sum()
+    return float((r_won - len(won) * (len(won) + 1) / 2) / (len(won) * len(lost)))
+
+
+def reliability(p: np.ndarray, outcome: np.ndarray) -> list[dict[str, Any]]:
+    """Per tenth of predicted chance: how many, mean predicted, observed."""
+    out = []
+    for k in range(BINS):
+        lo, hi = k / BINS, (k + 1) / BINS
+        rows = (p >= lo) & ((p < hi) if k < BINS - 1 else (p <= hi))
+        n = int(rows.sum())
+        out.append({"bin": [lo, hi], "n": n,
+                    "predicted": float(p[rows].mean()) if n else None,
+                    "observed": float(outcome[rows].mean()) if n else None})
+    return out
+
+
+def hand_made(positions: np.ndarray, variant: str, noise: str) -> tuple[np.ndarray, np.ndarray]:
+    """The race model's win chance and the turn value of each position."""
+    from piramida.agents.planner_value import Valuation
+    from piramida.agents.shots.context import Context
+    from piramida.agents.shots.probability import PotModel
+    from piramida.env.position import Position
+    from piramida.env.view import GameView
+
+    model = PotModel.of(noise)
+    race_val = Valuation("race", model)
+    turn_val = Valuation("turn", model)
+    race, turn = [], []
+    for text in positions:
+        pos = Position.from_text(str(text))
+        view = GameView.for_position(pos)
+        ctx = Context(view, None, model)
+        rm = race_val.race(ctx)
+        assert rm is not None
+        p = race_val.next_chance(ctx, pos, pos.in_hand)
+        me = view.player
+        race.append(rm.at_table(pos.score[me], pos.score[1 - me], p))
+        turn.append(turn_val.turn_value(ctx, pos, pos.in_hand))
+    return np.array(race), np.array(turn)
+
+
+def measure(model_path: str, data: list[str], noise: str = "pro") -> dict[str, Any]:
+    from piramida.agents.value_net import ValueModel
+    from piramida.training.selfplay import load_shards
+    from piramida.training.value_train import brier, split
+
+    model = ValueModel(model_path)
+    d = load_shards(data)
+    tr, ho = split(d["frame"])
+    outcome = d["outcome"][ho].astype(float)
+    net = model.win(d["balls"][ho], d["globals"][ho])
+    race, turn = hand_made(d["position"][ho], model.variant, noise)
+    base = np.full(len(outcome), float(d["outcome"][tr].mean()))
+    rep: dict[str, Any] = {
+        "model": model_path,
+        "variant": model.variant,
+        "data": data,
+        "holdout_positions": int(ho.sum()),
+        "holdout_frames": int(len(np.unique(d["frame"][ho]))),
+        "noise": noise,
+    }
+    for name, p in (("net", net), ("race", race), ("base", base)):
+        rep[name] = {"brier": brier(p, outcome), "auc": auc(p, outcome), "reliability": reliability(p, outcome)}
+    rep["turn"] = {"brier": None, "auc": auc(turn, outcome)}
+    return rep
+
+
+def draw(rep: dict[str, Any], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.2, 5.0))
+    ax.plot([0, 1], [0, 1], color="0.6", lw=0.8, ls="--")
+    for name, colour in (("net", "C0"), ("race", "C1")):
+        pts = [(b["predicted"], b["observed"], b["n"]) for b in rep[name]["reliability"] if b["n"]]
+        xs, ys, ns = zip(*pts, strict=True) if pts else ((), (), ())
+        ax.plot(xs, ys, "o-", color=colour,
+                label=f"{name}: Brier {rep[name]['brier']:.3f}, AUC {rep[name]['auc']:.3f}")
+        for x, y, n in zip(xs, ys, ns, strict=True):
+            ax.annotate(str(n), (x, y), textcoords="offset points", xytext=(4, -9), fontsize=6, color=colour)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("predicted chance that the shooter wins the frame")
+    ax.set_ylabel("observed share of frames won")
+    ax.set_title(f"{rep['variant']}: {rep['holdout_positions']} held-out positions of {rep['holdout_frames']} frames\n"
+                 f"(base rate Brier {rep['base']['brier']:.3f}; turn value AUC {rep['turn']['auc']:.3f})", fontsize=9)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--data", action="append", required=True)
+    ap.add_argument("--noise", default="pro")
+    ap.add_argument("--png")
+    ap.add_argument("--out")
+    args = ap.parse_args(argv)
+    rep = measure(args.model, args.data, args.noise)
+    text = json.dumps(rep, indent=1)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    if args.png:
+        draw(rep, args.png)
+    sys.stdout.write(json.dumps({k: rep[k] for k in ("variant", "holdout_positions")} |
+                                {m: {"brier": rep[m]["brier"], "auc": rep[m]["auc"]} for m in ("net", "race", "base", "turn")})
+                     + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""What the value network costs the planner per decision (docs/value.md).
+
+Over the reference positions of one variant (``bench/positions``), the
+planner at a fixed number of simulated strokes decides each position
+twice: with its hand-made value and with the value file. Reported per
+decision: wall time of both, the time inside the network's calls (encoding
+the tables is counted as the planner's), the calls, and the network's
+share of the hybrid's decision time. One core, after a warm-up decision::
+
+    .venv/bin/python -m bench.value_cost --model models/free_value.pt [--sims 300] [--limit 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+
+def measure(model: str, sims: int, limit: int) -> dict[str, Any]:
+    import numba
+    import torch
+
+    from bench.planner import load_positions
+    from piramida.agents.planner import PlannerAgent
+    from piramida.agents.value_net import ValueModel
+    from piramida.env.view import GameView
+
+    numba.set_num_threads(1)
+    torch.set_num_threads(1)
+    variant = ValueModel(model).variant
+    refs = [r for r in load_positions() if r["variant"] == variant][:limit]
+    hand = PlannerAgent(budget_s=None, n_sims=sims, noise="pro")
+    net = PlannerAgent(budget_s=None, n_sims=sims, noise="pro", value=model)
+    views = [GameView.for_position(r["position"]) for r in refs]
+    hand.act(views[0])
+    net.act(views[0])
+    vm = net.valuation.net  # type: ignore[attr-defined]
+    t_hand, t_net, t_inf, calls = [], [], [], []
+    for v in views:
+        t = time.perf_counter()
+        hand.act(v)
+        t_hand.append(time.perf_counter() - t)
+        s0, c0 = vm.seconds, vm.calls
+        t = time.perf_counter()
+        net.act(v)
+        t_net.append(time.perf_counter() - t)
+        t_inf.append(vm.seconds - s0)
+        calls.append(vm.calls - c0)
+    ms = lambda xs: round(1000 * statistics.fmean(xs), 2)  # noqa: E731
+    return {
+        "variant": variant,
+        "sims": sims,
+        "positions": len(views),
+        "hand_ms": ms(t_hand),
+        "hybrid_ms": ms(t_net),
+        "inference_ms": ms(t_inf),
+        "inference_share": round(sum(t_inf) / sum(t_net), 4),
+        "calls_per_decision": round(statistics.fmean(calls), 2),
+        "ms_per_call": round(1000 * sum(t_inf) / max(1, sum(calls)), 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--sims", type=int, default=300)
+    ap.add_argument("--limit", type=int, default=30)
+    args = ap.parse_args(argv)
+    sys.stdout.write(json.dumps(measure(args.model, args.sims, args.limit)) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
