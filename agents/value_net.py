@@ -103,6 +103,9 @@ class ValueModel:
         except (RuntimeError, ValueError, TypeError) as exc:
             raise ValueFileError(f"{self.path}: its weights do not fit its network: {str(exc).splitlines()[0]}") from None
         self.net.eval()
+        # A round's batch is a few hundred small tables: more threads only
+        # contend with the physics and with the other game workers.
+        torch.set_num_threads(1)
         #: Inference calls made (one per halving round in the planner) and
         #: the seconds they took (bench/value_cost.py).
         self.calls = 0

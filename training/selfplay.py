@@ -163,8 +163,10 @@ def write_shard(out: Path, first: int, last: int, arrays: dict[str, np.ndarray],
     """Write a shard atomically (a temporary name, then a rename)."""
     path = out / shard_name(first, last)
     tmp = out / f".{path.name}.{os.getpid()}.tmp"
+    payload = dict(arrays, code_version=np.array(version), obs_version=np.array(VALUE_OBS_VERSION))
+    save: Any = np.savez_compressed  # its stub types the arrays' names as its own options
     with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, **arrays, code_version=np.array(version), obs_version=np.array(VALUE_OBS_VERSION))
+        save(fh, **payload)
     os.replace(tmp, path)
     return path
 

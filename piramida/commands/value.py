@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -57,10 +58,13 @@ def register(app: typer.Typer) -> None:
             bar.update(n_frames)
             bar.set_postfix(positions=positions[0])
 
+        started = time.perf_counter()
         with bar:
             new = run_selfplay(cfg, out, workers=workers, address=address,
                                command=shlex.join(["piramida", *sys.argv[1:]]), on_shard=on_shard)
-        typer.echo(f"{len(new)} new shards ({positions[0]} positions) in {out}; {len(there)} were there already")
+        took = time.perf_counter() - started
+        typer.echo(f"{len(new)} new shards ({positions[0]} positions in {took:.0f} s, "
+                   f"{positions[0] / max(took, 1e-9):.1f} positions/s) in {out}; {len(there)} were there already")
 
     @app.command("train-value")
     @friendly_errors
