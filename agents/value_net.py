@@ -107,13 +107,14 @@ class ValueModel:
         # contend with the physics and with the other game workers.
         torch.set_num_threads(1)
         #: Inference calls made (one per halving round in the planner) and
-        #: the seconds they took (bench/value_cost.py).
+        #: the wall and CPU seconds they took (bench/value_cost.py).
         self.calls = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
 
     def predict(self, balls: np.ndarray, globals_: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(win chance, margin) for each table of the batch."""
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         self.calls += 1
         b = torch.as_tensor(balls)
         g = torch.as_tensor(globals_)
@@ -125,6 +126,7 @@ class ValueModel:
         win = 0.5 * (torch.sigmoid(logit[:n]) + torch.sigmoid(logit[n:]))
         out = win.numpy().astype(float), (0.5 * (margin[:n] + margin[n:])).numpy().astype(float)
         self.seconds += time.perf_counter() - t0
+        self.cpu_seconds += time.thread_time() - c0
         return out
 
     def win(self, balls: np.ndarray, globals_: np.ndarray) -> np.ndarray:

@@ -3,9 +3,11 @@
 Over the reference positions of one variant (``bench/positions``), the
 planner at a fixed number of simulated strokes decides each position
 twice: with its hand-made value and with the value file. Reported per
-decision: wall time of both, the time inside the network's calls (encoding
-the tables is counted as the planner's), the calls, and the network's
-share of the hybrid's decision time. One core, after a warm-up decision::
+decision, in CPU time of the deciding thread (so that other jobs on the
+machine do not count): both decisions, the time inside the network's
+calls (encoding the tables and computing the prior are counted as the
+planner's), the calls, and the network's share of the hybrid's decision.
+One thread, after a warm-up decision::
 
     .venv/bin/python -m bench.value_cost --model models/free_value.pt [--sims 300] [--limit 30]
 """
@@ -39,25 +41,27 @@ def measure(model: str, sims: int, limit: int) -> dict[str, Any]:
     hand.act(views[0])
     net.act(views[0])
     vm = net.valuation.net  # type: ignore[attr-defined]
+    # CPU time of this thread (the physics, numba and torch all run on it):
+    # what a decision costs whatever else the machine is doing.
     t_hand, t_net, t_inf, calls = [], [], [], []
     for v in views:
-        t = time.perf_counter()
+        t = time.thread_time()
         hand.act(v)
-        t_hand.append(time.perf_counter() - t)
-        s0, c0 = vm.seconds, vm.calls
-        t = time.perf_counter()
+        t_hand.append(time.thread_time() - t)
+        s0, c0 = vm.cpu_seconds, vm.calls
+        t = time.thread_time()
         net.act(v)
-        t_net.append(time.perf_counter() - t)
-        t_inf.append(vm.seconds - s0)
+        t_net.append(time.thread_time() - t)
+        t_inf.append(vm.cpu_seconds - s0)
         calls.append(vm.calls - c0)
     ms = lambda xs: round(1000 * statistics.fmean(xs), 2)  # noqa: E731
     return {
         "variant": variant,
         "sims": sims,
         "positions": len(views),
-        "hand_ms": ms(t_hand),
-        "hybrid_ms": ms(t_net),
-        "inference_ms": ms(t_inf),
+        "hand_cpu_ms": ms(t_hand),
+        "hybrid_cpu_ms": ms(t_net),
+        "inference_cpu_ms": ms(t_inf),
         "inference_share": round(sum(t_inf) / sum(t_net), 4),
         "calls_per_decision": round(statistics.fmean(calls), 2),
         "ms_per_call": round(1000 * sum(t_inf) / max(1, sum(calls)), 3),

@@ -113,6 +113,7 @@ def _build_fixtures(d: Path) -> None:
     w("bom.json", b"\xef\xbb\xbf" + VALID_POS.encode())
     w("crlf.json", VALID_POS.replace(", ", ",\r\n") + "\r\n")
     w("corrupt.json", '{"variant": "free", "balls": {"1": [0.5,')
+    w("corrupt.pt", b"PK\x03\x04 not a whole torch file")
     w("empty.json", "")
     w("blank.txt", "   \n\t\n")
     w("huge.json", b" " * 4_000_001 + VALID_POS.encode())
