@@ -21,6 +21,17 @@ from typing import Any
 from piramida.env.errors import PiramidaError
 
 
+def net_config(given: Mapping[str, Any] | None, defaults: Mapping[str, int]) -> dict[str, int]:
+    """A network's size keys: ``defaults`` with ``given`` over them; an
+    unknown key is a ``ValueError`` naming the known ones."""
+    out = dict(defaults)
+    for k, v in dict(given or {}).items():
+        if k not in defaults:
+            raise ValueError(f"unknown network key {k!r}; known: {', '.join(defaults)}")
+        out[k] = int(v)
+    return out
+
+
 def digest(meta: Mapping[str, Any], state: Mapping[str, Any], keys: Sequence[str]) -> str:
     """SHA-256 over ``meta``'s ``keys`` (as sorted JSON) and every tensor's
     name, shape, dtype and bytes."""
@@ -87,4 +98,4 @@ def load_model(
     return data
 
 
-__all__ = ["digest", "load_model", "save_model"]
+__all__ = ["digest", "load_model", "net_config", "save_model"]

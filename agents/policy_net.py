@@ -20,6 +20,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from piramida.agents import model_file
 from piramida.agents.policy_obs import BALL_F, CAND_F, GLOBAL_F
 
 #: Added to a masked candidate's logit (float32's min would overflow in sums).
@@ -30,12 +31,7 @@ DEFAULT_NET: dict[str, int] = {"hidden": 64}
 
 def net_config(given: Mapping[str, Any] | None = None) -> dict[str, int]:
     """The network's size, defaults filled in (only ``hidden`` so far)."""
-    out = dict(DEFAULT_NET)
-    for k, v in dict(given or {}).items():
-        if k not in DEFAULT_NET:
-            raise ValueError(f"unknown network key {k!r}; known: {', '.join(DEFAULT_NET)}")
-        out[k] = int(v)
-    return out
+    return model_file.net_config(given, DEFAULT_NET)
 
 
 def _mlp(n_in: int, hidden: int, n_out: int) -> nn.Sequential:

@@ -42,12 +42,7 @@ class ValueFileError(PiramidaError):
 
 def net_config(given: Mapping[str, Any] | None = None) -> dict[str, int]:
     """The network's size, defaults filled in (only ``hidden`` so far)."""
-    out = dict(DEFAULT_NET)
-    for k, v in dict(given or {}).items():
-        if k not in DEFAULT_NET:
-            raise ValueError(f"unknown network key {k!r}; known: {', '.join(DEFAULT_NET)}")
-        out[k] = int(v)
-    return out
+    return model_file.net_config(given, DEFAULT_NET)
 
 
 class ValueNet(nn.Module):

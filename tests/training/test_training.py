@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import csv
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -24,16 +21,6 @@ from piramida.configs import CONFIG_DIR
 from piramida.training.config import TrainConfigError, load_config, parse_config
 
 SMOKE = CONFIG_DIR / "training" / "smoke.toml"
-
-
-@pytest.fixture
-def ray_temp() -> Iterator[str]:
-    # Ray's unix socket paths may not exceed 107 bytes: a short dir in /tmp.
-    d = tempfile.mkdtemp(prefix="pr16-", dir="/tmp")
-    try:
-        yield d
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 def _decisions(n: int) -> tuple[list, list]:

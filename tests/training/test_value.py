@@ -4,9 +4,6 @@ planner guided by a value file."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,16 +129,6 @@ def test_the_planner_scores_a_round_in_one_call_and_its_choice_is_deterministic(
     spec_agent.reset(7)
     assert spec_agent.act(view) == a7 and spec_agent.last_value is not None
     assert spec_agent.valuation.net.calls > 0
-
-
-@pytest.fixture
-def ray_temp() -> Iterator[str]:
-    # Ray's unix socket paths may not exceed 107 bytes: a short dir in /tmp.
-    d = tempfile.mkdtemp(prefix="prv-", dir="/tmp")
-    try:
-        yield d
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 def test_selfplay_records_outcomes_resumes_and_gives_the_same_shards_on_ray(tmp_path: Path, ray_temp: str) -> None:
