@@ -302,7 +302,8 @@ def to_markdown(rep: dict[str, Any]) -> str:
             out.append(f"| {name} | {p['pairs']} | {p['pentanomial']} | {_fmt(p['score'], '.3f')} | "
                        f"[{_fmt(p['score_ci95'][0], '.3f')}, {_fmt(p['score_ci95'][1], '.3f')}] | "
                        f"{_fmt(p['elo'], '+.0f')} | {_fmt(p['nelo'], '+.0f')} | {_fmt(p['los'], '.3f')} |")
-        cols = ("win_rate", "pot_rate", "balls_per_visit", "fouls_per_frame", "safeties_per_frame", "mean_shots")
+        cols = ("win_rate", "pot_rate", "balls_per_visit", "fouls_per_frame", "safeties_per_frame", "break_legal",
+                "won_breaking", "won_in_one_visit", "mean_shots")
         out += ["", "| agent | " + " | ".join(c.replace("_", " ") for c in cols) + " |",
                 "|---|" + "---|" * len(cols)]
         for n, st in d["agents"].items():
