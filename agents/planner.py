@@ -231,11 +231,9 @@ class PlannerAgent:
         #: planner's own and the opponent's (None: the variant's measured ones).
         #: ``value`` may instead name a value file (``*.pt``, agents/value_net.py):
         #: the table each sample leaves is then scored by that network.
-        self.value_file: str | None = None
         if is_value_file(value):
             from piramida.agents.value_net import ValueModel
 
-            self.value_file = str(value)
             self.valuation: Valuation = NetValuation(ValueModel(value), self.model)
         else:
             self.valuation = Valuation(value, self.model, q, q_other)

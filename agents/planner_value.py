@@ -386,8 +386,6 @@ class NetValuation(Valuation):
             asks.append((len(out), i, who, j))
             out.append(0.5)  # filled in below
         if asks:
-            import numpy as np
-
             win = self.net.win(np.stack(balls), np.stack(globs))
             for k, i, who, j in asks:
                 w = float(win[i])
@@ -402,8 +400,6 @@ class NetValuation(Valuation):
         return self.values(ctx, [ruling])[0]
 
     def shoot_or_hand_over(self, ctx: Context, hand: Any) -> bool:
-        import numpy as np
-
         me = ctx.me
         b0, g0 = self._encode(ctx, ctx.pos, me, hand, (0, 0))
         b1, g1 = self._encode(ctx, ctx.pos, 1 - me, hand, (0, 0))

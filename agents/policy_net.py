@@ -38,7 +38,7 @@ def _mlp(n_in: int, hidden: int, n_out: int) -> nn.Sequential:
     return nn.Sequential(nn.Linear(n_in, hidden), nn.ReLU(), nn.Linear(hidden, n_out))
 
 
-def _pool(x: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
+def pool(x: torch.Tensor, present: torch.Tensor) -> torch.Tensor:
     """Mean and max of the tokens ``x`` (B, N, H) where ``present`` (B, N)."""
     w = present.unsqueeze(-1)
     count = w.sum(1)
@@ -66,7 +66,7 @@ class ShotPolicyNet(nn.Module):
         balls = obs["balls"]
         b = torch.relu(self.ball_enc(balls))
         c = torch.relu(self.cand_enc(obs["candidates"]))
-        ctx = torch.cat([_pool(b, balls[..., -1]), _pool(c, mask), obs["globals"]], -1)
+        ctx = torch.cat([pool(b, balls[..., -1]), pool(c, mask), obs["globals"]], -1)
         return c, self.context(ctx)
 
     def logits(self, cands: torch.Tensor, ctx: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -88,4 +88,4 @@ def build_net(config: Mapping[str, Any] | None = None) -> ShotPolicyNet:
     return ShotPolicyNet(**net_config(config))
 
 
-__all__ = ["DEFAULT_NET", "MASKED", "ShotPolicyNet", "build_net", "net_config"]
+__all__ = ["DEFAULT_NET", "MASKED", "ShotPolicyNet", "build_net", "net_config", "pool"]

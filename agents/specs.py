@@ -91,7 +91,9 @@ def _choice(*allowed: str) -> Callable[[str, str], str]:
 
 
 def _value(text: str, what: str) -> str:
-    if text.endswith(".pt"):
+    from piramida.agents.planner_value import is_value_file
+
+    if is_value_file(text):
         return _file(text, what)
     return _choice("auto", "race", "turn")(text, f"{what} (or a value file, *.pt)")
 

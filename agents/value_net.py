@@ -26,6 +26,7 @@ import torch
 from torch import nn
 
 from piramida.agents import model_file
+from piramida.agents.policy_net import pool
 from piramida.agents.value_obs import BALL_F, GLOBAL_F, VALUE_OBS_VERSION, mirror
 from piramida.env.errors import PiramidaError
 
@@ -56,13 +57,19 @@ class ValueNet(nn.Module):
         self.head = nn.Sequential(nn.Linear(2 * h + GLOBAL_F, h), nn.ReLU(), nn.Linear(h, h), nn.ReLU(), nn.Linear(h, 2))
 
     def forward(self, balls: torch.Tensor, globals_: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        present = balls[..., -1:]
-        e = self.ball_enc(balls)
-        count = present.sum(1)
-        mean = (e * present).sum(1) / count.clamp(min=1.0)
-        mx = torch.where(present > 0, e, torch.full_like(e, -1e4)).amax(1) * (count > 0)
-        out = self.head(torch.cat([mean, mx, globals_], -1))
+        out = self.head(torch.cat([pool(self.ball_enc(balls), balls[..., -1]), globals_], -1))
         return out[:, 0], out[:, 1]
+
+
+def mirrored(net: ValueNet, balls: np.ndarray, globals_: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    """(win chance, margin) of each table: the mean over the table and its
+    mirror image, which are worth the same (value_obs). No gradients."""
+    b = torch.as_tensor(balls)
+    g = torch.as_tensor(globals_)
+    with torch.no_grad():
+        logit, margin = net(torch.cat([b, torch.as_tensor(mirror(balls))]), torch.cat([g, g]))
+    n = len(b)
+    return 0.5 * (torch.sigmoid(logit[:n]) + torch.sigmoid(logit[n:])), 0.5 * (margin[:n] + margin[n:])
 
 
 def build_net(config: Mapping[str, Any] | None = None) -> ValueNet:
@@ -111,15 +118,8 @@ class ValueModel:
         """(win chance, margin) for each table of the batch."""
         t0, c0 = time.perf_counter(), time.thread_time()
         self.calls += 1
-        b = torch.as_tensor(balls)
-        g = torch.as_tensor(globals_)
-        with torch.no_grad():
-            # The table and its mirror image are worth the same (value_obs):
-            # both are scored and averaged, as in training's held-out check.
-            logit, margin = self.net(torch.cat([b, torch.as_tensor(mirror(balls))]), torch.cat([g, g]))
-        n = len(b)
-        win = 0.5 * (torch.sigmoid(logit[:n]) + torch.sigmoid(logit[n:]))
-        out = win.numpy().astype(float), (0.5 * (margin[:n] + margin[n:])).numpy().astype(float)
+        win, margin = mirrored(self.net, balls, globals_)
+        out = win.numpy().astype(float), margin.numpy().astype(float)
         self.seconds += time.perf_counter() - t0
         self.cpu_seconds += time.thread_time() - c0
         return out
@@ -136,6 +136,7 @@ __all__ = [
     "ValueNet",
     "build_net",
     "load_value",
+    "mirrored",
     "net_config",
     "save_value",
 ]

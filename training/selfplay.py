@@ -35,8 +35,16 @@ from typing import Any
 
 import numpy as np
 
-from piramida.agents.value_obs import VALUE_OBS_VERSION, encode_view, target_of
+from piramida.agents.value_obs import (
+    BALL_F,
+    GLOBAL_F,
+    MAX_BALLS,
+    VALUE_OBS_VERSION,
+    encode_view,
+    target_of,
+)
 from piramida.env.errors import PiramidaError
+from piramida.env.rules import get_referee
 from piramida.eval.match import DEFAULT_MAX_SHOTS, play_frame
 from piramida.eval.version import code_version
 
@@ -61,7 +69,6 @@ class SelfPlayConfig:
 
     def __post_init__(self) -> None:
         from piramida.agents.specs import parse_spec
-        from piramida.env.rules import get_referee
 
         if len(self.agents) != 2:
             raise SelfPlayError(f"self-play takes two agents, got {len(self.agents)}")
@@ -104,10 +111,11 @@ def play_shard(cfg: SelfPlayConfig, first: int, last: int, agents: Sequence[Any]
     agents = list(agents) if agents is not None else build_agents(cfg)
     pot_model = PotModel.of(None if cfg.noise == "none" else cfg.noise)
     rows: dict[str, list[Any]] = {k: [] for k in FIELDS}
+    target = target_of(get_referee(cfg.variant))
     for frame in range(first, last + 1):
-        pending: list[tuple[int, int, int]] = []  # (row, seat, agent) of this frame
+        start = len(rows["balls"])
 
-        def on_step(step: Any, who: int, frame: int = frame, pending: list[tuple[int, int, int]] = pending) -> None:
+        def on_step(step: Any, who: int, frame: int = frame) -> None:
             view = step.view
             if step.kind != "shot" or view is None or step.refused is not None:
                 return
@@ -121,21 +129,19 @@ def play_shard(cfg: SelfPlayConfig, first: int, last: int, agents: Sequence[Any]
             rows["agent"].append(who)
             rows["shot"].append(step.shots)
             rows["position"].append(view.position.to_text())
-            pending.append((len(rows["balls"]) - 1, step.seat, who))
 
         rec = play_frame(
             cfg.variant, agents, seed=cfg.seed, pair=frame // 2, swap=bool(frame % 2),
             noise=cfg.noise, max_shots=cfg.max_shots, game_index=frame, on_step=on_step,
         )
-        target = _target(cfg.variant)
-        for _row, _seat, who in pending:
-            won = rec.winner
-            rows["outcome"].append(0.5 if won is None else float(won == who))
+        # The frame's outcome for each decision recorded in it, by the agent who took it.
+        for who in rows["agent"][start:]:
+            rows["outcome"].append(0.5 if rec.winner is None else float(rec.winner == who))
             rows["margin"].append((rec.score[who] - rec.score[1 - who]) / target)
     n = len(rows["balls"])
     return {
-        "balls": np.array(rows["balls"], np.float32).reshape(n, *_shape("balls")),
-        "globals": np.array(rows["globals"], np.float32).reshape(n, *_shape("globals")),
+        "balls": np.array(rows["balls"], np.float32).reshape(n, MAX_BALLS, BALL_F),
+        "globals": np.array(rows["globals"], np.float32).reshape(n, GLOBAL_F),
         "outcome": np.array(rows["outcome"], np.float32),
         "margin": np.array(rows["margin"], np.float32),
         "search_value": np.array(rows["search_value"], np.float32),
@@ -145,18 +151,6 @@ def play_shard(cfg: SelfPlayConfig, first: int, last: int, agents: Sequence[Any]
         "shot": np.array(rows["shot"], np.int32),
         "position": np.array(rows["position"], dtype=np.str_),
     }
-
-
-def _shape(name: str) -> tuple[int, ...]:
-    from piramida.agents.value_obs import BALL_F, GLOBAL_F, MAX_BALLS
-
-    return (MAX_BALLS, BALL_F) if name == "balls" else (GLOBAL_F,)
-
-
-def _target(variant: str) -> float:
-    from piramida.env.rules import get_referee
-
-    return target_of(get_referee(variant))
 
 
 def write_shard(out: Path, first: int, last: int, arrays: dict[str, np.ndarray], version: str) -> Path:

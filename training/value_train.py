@@ -97,6 +97,7 @@ def train_value(
     import torch
 
     from piramida.agents.value_net import build_net, save_value
+    from piramida.agents.value_net import mirrored as mirrored_win
     from piramida.agents.value_obs import mirror
 
     data = load_shards(data_dirs)
@@ -123,12 +124,9 @@ def train_value(
 
     def predict(rows: np.ndarray) -> np.ndarray:
         net.eval()
-        with torch.no_grad():
-            logit, _ = net(torch.as_tensor(balls[rows]), torch.as_tensor(globs[rows]))
-            logit_m, _ = net(torch.as_tensor(mirrored[rows]), torch.as_tensor(globs[rows]))
+        win, _ = mirrored_win(net, balls[rows], globs[rows])  # as the planner will score them
         net.train()
-        # The table and its mirror image are worth the same: average both.
-        return 0.5 * (torch.sigmoid(logit) + torch.sigmoid(logit_m)).numpy()
+        return win.numpy()
 
     for epoch in range(1, cfg.epochs + 1):
         order = rng.permutation(idx_tr)
