@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,7 +65,6 @@ from piramida.agents.shots.probability import PotModel
 from piramida.agents.shots.strokes import break_shot, fallback, final, lag_shot
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import Noise, ShotResult, load_noise, simulate
-from piramida.env.position import Position
 from piramida.env.shot import Shot
 
 #: Samples per candidate in the first round of successive halving, and the
@@ -154,14 +153,15 @@ class Arm:
 
 
 def simulate_many(
-    position: Position, shots: Sequence[Shot], noise: Noise | None, seeds: Sequence[int]
+    simulate: Callable[..., ShotResult], shots: Sequence[Shot], noise: Noise | None, seeds: Sequence[int]
 ) -> list[ShotResult | None]:
-    """Each shot with its own noise seed; None where the physics refuses it
-    (a ``PiramidaError``; anything else is a bug and propagates)."""
+    """Each shot played by ``simulate`` (the decision's physics
+    ``Simulator``) with its own noise seed; None where the physics refuses
+    it (a ``PiramidaError``; anything else is a bug and propagates)."""
     out: list[ShotResult | None] = []
     for s, sd in zip(shots, seeds, strict=True):
         try:
-            out.append(simulate(position, s, noise=noise, seed=sd))
+            out.append(simulate(s, noise=noise, seed=sd))
         except PiramidaError:
             out.append(None)
     return out
@@ -344,7 +344,7 @@ class PlannerAgent:
                 if need <= 0:
                     continue
                 seeds = self._seeds(ctx, taken[id(c)], need)
-                results = simulate_many(ctx.pos, [c.shot] * need, self.noise, seeds)
+                results = simulate_many(ctx.simulate, [c.shot] * need, self.noise, seeds)
                 ctx.budget.used += need
                 taken[id(c)] += need
                 judged += [(c, self._judge(ctx, res)) for res in results]
@@ -431,7 +431,7 @@ def warm_up(view: GameView) -> None:
 def describe(ctx: Context, c: Candidate) -> str:
     """One line: what goes where, with what spin, and what it leaves."""
     try:
-        res: ShotResult | None = simulate(ctx.pos, c.shot)  # without noise, once for both texts
+        res: ShotResult | None = ctx.simulate(c.shot)  # without noise, once for both texts
     except PiramidaError:
         res = None
     parts: list[str] = []

@@ -16,6 +16,11 @@ the cores (wall time then includes their turns).
 Run from the repository root (or ``piramida bench candidates --json``)::
 
     .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro]
+
+``--digest`` prints instead a SHA-256 of every candidate (its shot as text
+and its feature vector's exact floats) on the same positions with both
+searches (``PLANNER`` and ``GREEDY``), and how many there were: a speed-up
+that must not change a single candidate keeps the digest.
 """
 
 from __future__ import annotations
@@ -70,13 +75,38 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1) -> d
     }
 
 
+def digest(limit: int | None = None, noise: str = "pro") -> dict[str, Any]:
+    """The SHA-256 of every candidate's shot and features, both searches
+    (module docstring)."""
+    import hashlib
+
+    from bench.planner import load_positions
+    from piramida.agents.shots import GREEDY, PLANNER, candidates
+    from piramida.env.view import GameView
+
+    h = hashlib.sha256()
+    n = 0
+    for r in load_positions()[:limit]:
+        view = GameView.for_position(r["position"])
+        for search in (PLANNER, GREEDY):
+            for c in candidates(view, noise, search):
+                h.update(c.shot.to_text().encode())
+                h.update(np.asarray(c.features, dtype=np.float64).tobytes())
+                n += 1
+    return {"candidates": n, "sha256": h.hexdigest()[:16], "noise": noise}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.candidates", description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--json", action="store_true", help="print the JSON object only")
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--repeats", type=int, default=1, help="calls per position; the fastest counts")
+    ap.add_argument("--digest", action="store_true", help="print the digest of every candidate instead")
     a = ap.parse_args(argv)
+    if a.digest:
+        print(json.dumps(digest(a.limit, a.noise)))
+        return 0
     out = measure(a.limit, a.noise, a.repeats)
     if a.json:
         print(json.dumps(out))

@@ -263,13 +263,21 @@ class Position:
         """This position with ``kw`` changed, checked. When only the frame
         state changes (not the balls, table or variant), the balls' own
         checks are not repeated: the referee moves to the next player this
-        way several times a shot."""
-        if not kw.keys() <= self._STATE_FIELDS:
+        way several times a shot. New balls get every check the constructor
+        makes, without the dataclass machinery around them (the referee
+        builds the position after each shot this way, and an aiming search
+        judges dozens of shots a decision)."""
+        balls = "balls" in kw
+        if not kw.keys() - {"balls"} <= self._STATE_FIELDS:
             return replace(self, **kw)
         out = object.__new__(Position)
         out.__dict__.update(self.__dict__)
         out.__dict__.update(kw)
         try:
+            if balls:
+                out.__dict__["balls"] = tuple(
+                    sorted(((str(b), float(x), float(y)) for b, x, y in out.balls), key=_id_key)
+                )
             if "shelves" in kw:
                 out.__dict__["shelves"] = (tuple(out.shelves[0]), tuple(out.shelves[1]))
             if "score" in kw:
@@ -278,7 +286,12 @@ class Position:
                 out.__dict__["owed"] = (int(out.owed[0]), int(out.owed[1]))
         except (TypeError, ValueError, OverflowError, IndexError) as exc:
             raise InvalidPositionError(f"position fields are malformed: {exc}") from None
-        out._validate_state(set(ball_ids(out.variant)), {b for b, _, _ in out.balls})
+        known = set(ball_ids(out.variant))
+        if balls:
+            out._validate_state(known, out._validate_balls(known))
+            out._validate_overlaps()
+        else:
+            out._validate_state(known, {b for b, _, _ in out.balls})
         return out
 
     # -------------------------------------------------------------------- JSON

@@ -99,6 +99,25 @@ class Shot:
         if self.declare_frozen is not None:
             _check_id("declare_frozen", self.declare_frozen)
 
+    def aimed(self, phi: float, v: float | None = None) -> Shot:
+        """This stroke with direction ``phi`` (and speed ``v``), both checked
+        as the constructor checks them; the other fields were checked when
+        this shot was made. An aiming search makes dozens of such strokes
+        a decision, and the full check of every field was a few percent of
+        it."""
+        phi = number(phi, "shot phi", error=InvalidShotError)
+        if not abs(phi) <= MAX_PHI:
+            raise InvalidShotError(f"shot direction phi must be in [-{MAX_PHI:g}, {MAX_PHI:g}] degrees, got {phi:.10g}")
+        out = object.__new__(Shot)
+        out.__dict__.update(self.__dict__)
+        out.__dict__["phi"] = phi
+        if v is not None:
+            v = number(v, "shot v", error=InvalidShotError)
+            if not MIN_SPEED <= v <= MAX_SPEED:
+                raise InvalidShotError(f"shot speed v must be in [{MIN_SPEED}, {MAX_SPEED}] m/s, got {v:.10g}")
+            out.__dict__["v"] = v
+        return out
+
     # -------------------------------------------------------------------- text
     def to_text(self) -> str:
         parts = [

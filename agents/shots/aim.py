@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from piramida.agents.shots.context import Context, Trial
@@ -184,7 +183,7 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
         # Judged only when it pots: what does not pot is not ok whatever the
         # referee says.
         alt = ctx.trial(
-            replace(base, phi=phi % 360.0, v=max(0.3, v)),
+            base.aimed(phi % 360.0, max(0.3, v)),
             when=lambda res: pockets_target(res, line, ctx.called),
         )
         if alt is not None and pots(alt, line, ctx.called) and alt.value >= target_value - 1e-9:
@@ -204,7 +203,7 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
     p = ctx.model.line(half, hits)
     # What a miss costs: the stroke just outside the potting range, judged
     # (a slow miss that reaches no cushion is an item-20 foul).
-    miss = ctx.trial(replace(base, phi=(tr.shot.phi + half + MISS_DPHI) % 360.0))
+    miss = ctx.trial(base.aimed((tr.shot.phi + half + MISS_DPHI) % 360.0))
     miss_value = min(miss.value, 0.0) if miss is not None else -1.0
     score = target_value * p + (1.0 - p) * miss_value + LEAVE_WEIGHT * p * leave(ctx, tr)
     return AimedPot(score, tr, p, half, hits)

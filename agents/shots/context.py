@@ -21,7 +21,7 @@ from piramida.agents.base import GameView, NoLegalShotError, why_no_shot
 from piramida.agents.shots.ghost import PotLine
 from piramida.agents.shots.probability import PotModel
 from piramida.env.errors import PiramidaError
-from piramida.env.physics import ShotResult, simulate
+from piramida.env.physics import ShotResult, Simulator
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.rules import get_referee
 from piramida.env.shot import Shot
@@ -85,6 +85,8 @@ class Context:
         self.budget = budget
         self.model = model if model is not None else PotModel.of("pro")
         self.best_p = 0.0
+        #: Every stroke of the decision is played from ``pos``: packed once.
+        self.simulate = Simulator(self.pos)
 
     def cue_balls(self) -> tuple[str, ...]:
         if self.view.cue_balls:
@@ -125,7 +127,7 @@ class Context:
         if self.budget is not None:
             self.budget.used += 1
         try:
-            return simulate(self.pos, shot)
+            return self.simulate(shot)
         except PiramidaError:
             return None
 
@@ -142,7 +144,7 @@ class Context:
         """``trial`` without counting it (what describes a candidate, not
         what searches for one)."""
         try:
-            res = simulate(self.pos, shot)
+            res = self.simulate(shot)
         except PiramidaError:
             return None
         return self.judge(shot, res)

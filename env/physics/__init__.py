@@ -16,6 +16,6 @@ skip_blas_probe()  # before numba builds its CPU target (numba_start.py)
 from piramida.env.physics.batch import BatchResult, simulate_batch  # noqa: E402
 from piramida.env.physics.noise import Noise, load_noise  # noqa: E402
 from piramida.env.physics.result import ShotResult  # noqa: E402
-from piramida.env.physics.simulate import simulate  # noqa: E402
+from piramida.env.physics.simulate import Simulator, simulate  # noqa: E402
 
-__all__ = ["BatchResult", "Noise", "ShotResult", "load_noise", "simulate", "simulate_batch"]
+__all__ = ["BatchResult", "Noise", "ShotResult", "Simulator", "load_noise", "simulate", "simulate_batch"]

@@ -198,16 +198,8 @@ class ShotResult:
         return self._state(i, t)
 
     def _state(self, i: int, t: float) -> np.ndarray | None:
-        seg = self._segments
-        rows = seg[(seg[:, 0] == i) & (seg[:, 1] <= t)]
-        if len(rows) == 0:
-            return None
-        row = rows[-1]
-        if row[9] < 0:
-            return None
         s = np.empty(7)
-        evolve(np.ascontiguousarray(row[2:9]), int(row[9]), t - row[1], self._P, s)
-        return s
+        return s if _state_at(self._segments, i, t, self._P, s) else None
 
     @property
     def duration(self) -> float:
@@ -221,6 +213,25 @@ class ShotResult:
             "pocketed": [list(p) for p in self.pocketed],
             "off_table": list(self.off_table),
         }
+
+
+@njit(cache=True)
+def _state_at(seg, i, t, P, out):  # pragma: no cover - compiled
+    """Ball ``i``'s state at time ``t`` into ``out``, from its last segment
+    starting at or before ``t``; False when it has none or is out of play.
+    One call instead of numpy masks over the segments (an aiming loop asks
+    for a state after every trial)."""
+    k = -1
+    for r in range(seg.shape[0]):
+        if seg[r, 0] == i and seg[r, 1] <= t:
+            k = r
+    if k < 0 or seg[k, 9] < 0:
+        return False
+    row = np.empty(7)
+    for c in range(7):
+        row[c] = seg[k, 2 + c]
+    evolve(row, int(seg[k, 9]), t - seg[k, 1], P, out)
+    return True
 
 
 def frozen_balls(position: Position, table: Table) -> dict[str, tuple[str, ...]]:

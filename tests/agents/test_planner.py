@@ -313,24 +313,26 @@ def test_five_ball_planner_pots_with_the_carom_on() -> None:
     assert ruling.legal and ruling.score[0] == 6, ruling.summary()
 
 
-def test_simulate_many_refuses_only_what_the_physics_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_simulate_many_refuses_only_what_the_physics_refuses() -> None:
     """A stroke the physics refuses (a PiramidaError) is None; anything else
-    is a bug and propagates."""
+    is a bug and propagates; a sample equals ``simulate`` with its seed."""
     from piramida.agents import planner as planner_module
+    from piramida.env.physics import Simulator, load_noise, simulate
 
     pos = _game("free", 0.7, 0.5).state.position
     shot = Shot(ball="3", phi=45.0, v=1.0)
-    assert planner_module.simulate_many(pos, [shot], None, [1])[0] is not None
+    got = planner_module.simulate_many(Simulator(pos), [shot, shot], load_noise("pro"), [1, 2])
+    for res, seed in zip(got, [1, 2], strict=True):
+        assert res is not None
+        assert res.final == simulate(pos, shot, noise="pro", seed=seed).final
 
     def refuse(*a, **k):
         raise PiramidaError("refused")
 
-    monkeypatch.setattr(planner_module, "simulate", refuse)
-    assert planner_module.simulate_many(pos, [shot], None, [1]) == [None]
+    assert planner_module.simulate_many(refuse, [shot], None, [1]) == [None]
 
     def broken(*a, **k):
         raise TypeError("a bug")
 
-    monkeypatch.setattr(planner_module, "simulate", broken)
     with pytest.raises(TypeError):
-        planner_module.simulate_many(pos, [shot], None, [1])
+        planner_module.simulate_many(broken, [shot], None, [1])

@@ -191,3 +191,15 @@ def test_ids_must_be_text_form_tokens(kw: dict[str, object], match: str) -> None
 def test_numbers_out_of_range(text: str, match: str) -> None:
     with pytest.raises(InvalidShotError, match=match):
         Shot.parse(text)
+
+
+def test_aimed_equals_the_checked_constructor_and_checks_what_it_changes() -> None:
+    from dataclasses import replace
+
+    base = Shot(ball="0", phi=10.0, v=2.0, b=0.3, place=(0.5, 0.6))
+    assert base.aimed(359.5) == replace(base, phi=359.5)
+    assert base.aimed(12, 3) == replace(base, phi=12.0, v=3.0)
+    assert type(base.aimed(12, 3).v) is float
+    for phi, v in ((math.nan, None), (1e9, None), (10.0, 99.0), (10.0, math.inf)):
+        with pytest.raises(InvalidShotError):
+            base.aimed(phi, v)
