@@ -153,11 +153,15 @@ def play_shard(cfg: SelfPlayConfig, first: int, last: int, agents: Sequence[Any]
     }
 
 
-def write_shard(out: Path, first: int, last: int, arrays: dict[str, np.ndarray], version: str) -> Path:
-    """Write a shard atomically (a temporary name, then a rename)."""
+def write_shard(
+    out: Path, first: int, last: int, arrays: dict[str, np.ndarray], version: str, obs_version: int = VALUE_OBS_VERSION
+) -> Path:
+    """Write a shard atomically (a temporary name, then a rename), with the
+    code version and the observation layout (``obs_version``: the value
+    network's unless a caller records another, training/imitation.py)."""
     path = out / shard_name(first, last)
     tmp = out / f".{path.name}.{os.getpid()}.tmp"
-    payload = dict(arrays, code_version=np.array(version), obs_version=np.array(VALUE_OBS_VERSION))
+    payload = dict(arrays, code_version=np.array(version), obs_version=np.array(obs_version))
     save: Any = np.savez_compressed  # its stub types the arrays' names as its own options
     with open(tmp, "wb") as fh:
         save(fh, **payload)
@@ -165,7 +169,18 @@ def write_shard(out: Path, first: int, last: int, arrays: dict[str, np.ndarray],
     return path
 
 
-def _open_folder(cfg: SelfPlayConfig, out: Path, command: str) -> None:
+def open_folder(
+    cfg: Any,
+    out: Path,
+    command: str,
+    obs_version: int = VALUE_OBS_VERSION,
+    what: str = "self-play",
+    error: type[PiramidaError] = SelfPlayError,
+) -> None:
+    """Create ``out`` with its ``meta.json`` (``cfg.to_dict()``, the code
+    version, the command), or check that the folder there holds a run of
+    the same config: a rerun resumes it, another config is refused with
+    ``error`` (``what`` names the kind of run in the message)."""
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / META
     want = cfg.to_dict()
@@ -173,11 +188,11 @@ def _open_folder(cfg: SelfPlayConfig, out: Path, command: str) -> None:
         try:
             have = json.loads(meta_path.read_text())["config"]
         except (OSError, ValueError, KeyError, TypeError):
-            raise SelfPlayError(f"{meta_path} is not a self-play meta file (damaged?)") from None
+            raise error(f"{meta_path} is not a {what} meta file (damaged?)") from None
         if have != want:
-            raise SelfPlayError(f"{out} holds a self-play run of another config ({have}); use another --out")
+            raise error(f"{out} holds a {what} run of another config ({have}); use another --out")
         return
-    meta = {"config": want, "code_version": code_version(), "command": command, "obs_version": VALUE_OBS_VERSION}
+    meta = {"config": want, "code_version": code_version(), "command": command, "obs_version": obs_version}
     tmp = out / f".{META}.tmp"
     tmp.write_text(json.dumps(meta, indent=1) + "\n")
     os.replace(tmp, meta_path)
@@ -197,7 +212,7 @@ def run_selfplay(
     if workers < 1:
         raise SelfPlayError(f"workers must be at least 1, got {workers}")
     out = Path(out).resolve()
-    _open_folder(cfg, out, command)
+    open_folder(cfg, out, command)
     todo = [s for s in cfg.shards() if not (out / shard_name(*s)).is_file()]
     version = code_version()
     written: list[Path] = []
@@ -245,34 +260,41 @@ def _run_on_ray(
             ray.shutdown()
 
 
-def load_shards(folders: Sequence[str | Path]) -> dict[str, np.ndarray]:
-    """Every shard of ``folders`` concatenated; the frame numbers offset so
-    that frames of different folders stay apart. A damaged shard or one of
-    another observation layout is a one-line ``SelfPlayError``."""
+def load_shards(
+    folders: Sequence[str | Path],
+    fields: Sequence[str] = FIELDS,
+    obs_version: int = VALUE_OBS_VERSION,
+    what: str = "self-play",
+    error: type[PiramidaError] = SelfPlayError,
+) -> dict[str, np.ndarray]:
+    """Every shard of ``folders`` concatenated (the arrays ``fields``); the
+    frame numbers offset so that frames of different folders stay apart. A
+    damaged shard or one of another observation layout than
+    ``obs_version`` is a one-line ``error``."""
     parts: list[dict[str, np.ndarray]] = []
     offset = 0
     for folder in folders:
         path = Path(folder)
         files = sorted(path.glob("shard-*.npz"))
         if not files:
-            raise SelfPlayError(f"{path}: no self-play shards (shard-*.npz)")
+            raise error(f"{path}: no {what} shards (shard-*.npz)")
         top = 0
         for f in files:
             try:
                 with np.load(f, allow_pickle=False) as z:
-                    if int(z["obs_version"]) != VALUE_OBS_VERSION:
-                        raise SelfPlayError(f"{f} has observation layout {int(z['obs_version'])}, this code {VALUE_OBS_VERSION}")
-                    part = {k: z[k] for k in FIELDS}
-            except SelfPlayError:
+                    if int(z["obs_version"]) != obs_version:
+                        raise error(f"{f} has observation layout {int(z['obs_version'])}, this code {obs_version}")
+                    part = {k: z[k] for k in fields}
+            except error:
                 raise
             except Exception as exc:  # noqa: BLE001 - a damaged zip fails in many ways
-                raise SelfPlayError(f"{f} is not a readable self-play shard: {type(exc).__name__}") from None
+                raise error(f"{f} is not a readable {what} shard: {type(exc).__name__}") from None
             if len(part["frame"]):
                 top = max(top, int(part["frame"].max()) + 1)
             part["frame"] = part["frame"].astype(np.int64) + offset
             parts.append(part)
         offset += top
-    return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS}
+    return {k: np.concatenate([p[k] for p in parts]) for k in fields}
 
 
 __all__ = [
@@ -281,6 +303,7 @@ __all__ = [
     "SelfPlayConfig",
     "SelfPlayError",
     "load_shards",
+    "open_folder",
     "play_shard",
     "run_selfplay",
     "shard_name",
