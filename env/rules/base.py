@@ -373,6 +373,25 @@ class BaseReferee:
             return "rear_house"
         return kind
 
+    def settled(self, before: Position, facts: P.ShotFacts, balls: Mapping[str, XY], **state: Any) -> Position:
+        """The position a shot leaves: ``balls`` on the table and the frame
+        state ``state`` (shelves, score, owed, in_hand, is_break) over
+        ``before``'s. When the balls are exactly those of the position after
+        the shot (nothing re-spotted or removed), they are not checked
+        again: a position's balls were checked when it was made, or are the
+        physics' own (``Position.moved``); any other set is checked."""
+        tup = tuple((b, x, y) for b, (x, y) in balls.items())
+        after = facts.after
+        if (
+            after is not None
+            and tup == after.balls
+            and after.variant == before.variant
+            and after.table is before.table
+        ):
+            frame = {k: getattr(before, k) for k in ("shelves", "score", "owed", "to_move", "in_hand", "is_break")}
+            return after.replace(**{**frame, **state})
+        return before.replace(balls=tup, **state)
+
     def ready(self, position: Position, player: int, in_hand: str | None) -> tuple[Position, Next]:
         """Position and Next for ``player`` to shoot: the cue ball is in hand
         (of kind ``in_hand``, else the house) when it is not on the table."""

@@ -106,8 +106,10 @@ class ClassicReferee(BaseReferee):
             charged[shooter] += 1
         placed = self.respot(balls, to_respot)
         balls.update(placed)
-        pos = before.replace(
-            balls=tuple((b, x, y) for b, (x, y) in balls.items()),
+        pos = self.settled(
+            before,
+            facts,
+            balls,
             shelves=(tuple(shelves[0]), tuple(shelves[1])),
             score=(score[0], score[1]),
             in_hand=None,

@@ -184,8 +184,10 @@ class FiveBallReferee(BaseReferee):
             else:
                 placed.update(self.respot(balls, [b]))
             balls[b] = placed[b]
-        pos = before.replace(
-            balls=tuple((b, x, y) for b, (x, y) in balls.items()),
+        pos = self.settled(
+            before,
+            facts,
+            balls,
             score=(score[0], score[1]),
             in_hand=None,
             is_break=False,

@@ -52,6 +52,8 @@ class ShotFacts:
     frozen: Mapping[str, str]
     final: Mapping[str, XY]
     events: tuple[Event, ...] = field(repr=False, default=())
+    #: The position after the shot that ``final`` was read from.
+    after: Position | None = field(repr=False, compare=False, default=None)
 
     @property
     def pocketed_ids(self) -> tuple[str, ...]:
@@ -151,6 +153,7 @@ def analyse(before: Position, shot: Shot, events: Sequence[Event], after: Positi
         frozen=frozen_balls(before.table, start),
         final=final,
         events=tuple(events),
+        after=after,
     )
 
 

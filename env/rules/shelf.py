@@ -134,8 +134,10 @@ class ShelfReferee(BaseReferee):
         placed = self.respot(balls, to_respot)
         balls.update(placed)
         score = (self.value(shelves[0]), self.value(shelves[1]))
-        pos = before.replace(
-            balls=tuple((b, x, y) for b, (x, y) in balls.items()),
+        pos = self.settled(
+            before,
+            facts,
+            balls,
             shelves=(tuple(shelves[0]), tuple(shelves[1])),
             score=score,
             owed=(owed[0], owed[1]),
