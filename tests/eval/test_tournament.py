@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ray_cluster import two_node_cluster
 from typer.testing import CliRunner
 
 from piramida.cli import app
@@ -124,35 +125,24 @@ def test_cli_report_json_and_html(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
 
 
-def _ray(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    ray = str(Path(sys.executable).with_name("ray"))
-    return subprocess.run([ray, *args], capture_output=True, text=True, env=env, timeout=180)
-
-
 def test_a_tournament_on_a_real_two_node_ray_cluster(tmp_path: Path) -> None:
-    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
-    port = "6391"
+    port = 6391
     # Ray's unix sockets live under its temp dir and their paths may not
     # exceed 107 bytes, which pytest's tmp_path does: a short dir in /tmp,
     # removed afterwards.
     ray_tmp = tempfile.mkdtemp(prefix="pr-ray-", dir="/tmp")
-    head = _ray("start", "--head", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
-                "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={ray_tmp}", env=env)
     try:
-        assert head.returncode == 0, head.stderr[-2000:]
-        worker = _ray("start", f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1", "--num-cpus=1", env=env)
-        assert worker.returncode == 0, worker.stderr[-2000:]
-        db = tmp_path / "ray.sqlite"
-        out = subprocess.run(
-            [sys.executable, "-m", "piramida", "tournament", "--agents", "greedy,random", "--pairs", "3",
-             "--db", str(db), "--no-progress", "--address", f"127.0.0.1:{port}"],
-            capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
-        )
-        assert out.returncode == 0, out.stderr[-2000:]
-        nodes = sqlite3.connect(db).execute("SELECT count(*), count(DISTINCT node) FROM games").fetchone()
-        assert nodes == (6, 2), nodes
+        with two_node_cluster(port, ray_tmp) as env:
+            db = tmp_path / "ray.sqlite"
+            out = subprocess.run(
+                [sys.executable, "-m", "piramida", "tournament", "--agents", "greedy,random", "--pairs", "3",
+                 "--db", str(db), "--no-progress", "--address", f"127.0.0.1:{port}"],
+                capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
+            )
+            assert out.returncode == 0, out.stderr[-2000:]
+            nodes = sqlite3.connect(db).execute("SELECT count(*), count(DISTINCT node) FROM games").fetchone()
+            assert nodes == (6, 2), nodes
     finally:
-        _ray("stop", "--force", env=env)
         shutil.rmtree(ray_tmp, ignore_errors=True)
 
 

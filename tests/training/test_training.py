@@ -8,7 +8,6 @@ on a real two-node Ray cluster."""
 from __future__ import annotations
 
 import csv
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from ray_cluster import two_node_cluster
 
 from piramida.configs import CONFIG_DIR
 from piramida.training.config import TrainConfigError, load_config, parse_config
@@ -175,20 +175,9 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
         assert res.exit_code == 2 and res.stderr.count("\n") == 1, (args, res.output)
 
 
-def _ray(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    ray = str(Path(sys.executable).with_name("ray"))
-    return subprocess.run([ray, *args], capture_output=True, text=True, env=env, timeout=180)
-
-
 def test_train_address_uses_a_real_two_node_ray_cluster(tmp_path: Path, ray_temp: str) -> None:
-    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
-    port = "6392"
-    head = _ray("start", "--head", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
-                "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={ray_temp}", env=env)
-    try:
-        assert head.returncode == 0, head.stderr[-2000:]
-        worker = _ray("start", f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1", "--num-cpus=1", env=env)
-        assert worker.returncode == 0, worker.stderr[-2000:]
+    port = 6392
+    with two_node_cluster(port, ray_temp) as env:
         # One remote env runner (it needs a CPU of the cluster) and one iteration.
         cfg = tmp_path / "c.toml"
         cfg.write_text(SMOKE.read_text().replace("env_runners = 0", "env_runners = 1"))
@@ -200,9 +189,7 @@ def test_train_address_uses_a_real_two_node_ray_cluster(tmp_path: Path, ray_temp
         )
         assert out.returncode == 0, out.stderr[-2000:]
         assert "iter 1/1" in out.stderr and (tmp_path / "run" / "checkpoints" / "iter_00001").is_dir()
-        nodes = subprocess.run([sys.executable, "-c", "import ray; ray.init(address='127.0.0.1:" + port + "', "
+        nodes = subprocess.run([sys.executable, "-c", f"import ray; ray.init(address='127.0.0.1:{port}', "
                                 "logging_level='ERROR'); print(len([n for n in ray.nodes() if n['Alive']]))"],
                                capture_output=True, text=True, env=env, timeout=120)
         assert nodes.stdout.strip().splitlines()[-1] == "2", nodes.stderr[-1000:]
-    finally:
-        _ray("stop", "--force", env=env)
