@@ -115,14 +115,16 @@ def analyse(before: Position, shot: Shot, events: Sequence[Event], after: Positi
     gone: dict[str, str] = {}
     pocketed: list[tuple[str, str]] = []
     jumped: list[str] = []
+    in_play = known.intersection(start)
     for e in events:
         for b in e.balls:
+            if b in in_play and b not in gone:
+                continue
             if b not in known:
                 raise bad(f"event names unknown ball {b!r}")
             if b not in start:
                 raise bad(f"event names ball {b}, which was not on the table")
-            if b in gone:
-                raise bad(f"ball {b} has a {e.type} event after it was {gone[b]}")
+            raise bad(f"ball {b} has a {e.type} event after it was {gone[b]}")
         if e.type == "pocket":
             b = e.balls[0]
             gone[b] = "pocketed"
@@ -338,6 +340,14 @@ def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     """
     r = table.ball_radius
     cx, cy = facts.start[facts.cue]
+    # Most shots start with no ball that close: the log is read only when one is.
+    near = [
+        (b, x, y)
+        for b, (x, y) in facts.start.items()
+        if b != facts.cue and math.hypot(x - cx, y - cy) - 2 * r <= PUSH_GAP_RADII * r + 1e-12
+    ]
+    if not near:
+        return False
     dx, dy = shot.direction
     touched = {
         (e.balls[1] if e.balls[0] == facts.cue else e.balls[0])
@@ -348,12 +358,8 @@ def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     if end is None:
         p = facts.pocket_of(facts.cue)
         end = table.pockets[p].mouth_centre if p else None
-    for b, (x, y) in facts.start.items():
-        if b == facts.cue:
-            continue
+    for b, x, y in near:
         dist = math.hypot(x - cx, y - cy)
-        if dist - 2 * r > PUSH_GAP_RADII * r + 1e-12:
-            continue
         ux, uy = (x - cx) / dist, (y - cy) / dist
         angle = math.degrees(math.acos(max(-1.0, min(1.0, ux * dx + uy * dy))))
         if angle >= PUSH_ANGLE_DEG or b not in touched:
