@@ -368,7 +368,7 @@ class PlannerAgent:
         if res is None:
             return None
         try:
-            return ctx.referee.judge(ctx.pos, res.shot, res.events, res.final, (), ctx.state)
+            return ctx.referee.judge(ctx.pos, res.shot, res.rule_events, res.final, (), ctx.state)
         except PiramidaError:
             return None
 

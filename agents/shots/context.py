@@ -135,7 +135,7 @@ class Context:
         """The referee's trial of a simulated ``shot``, or None if it
         refuses it."""
         try:
-            ruling = self.referee.judge(self.pos, shot, res.events, res.final, (), self.state)
+            ruling = self.referee.judge(self.pos, shot, res.rule_events, res.final, (), self.state)
         except PiramidaError:
             return None
         return Trial(shot, res, ruling, self.value(ruling))

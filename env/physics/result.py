@@ -48,7 +48,7 @@ class ShotResult:
 
     __slots__ = (
         "shot", "status", "_ev", "_segments", "_ids", "_P", "_start", "_S", "_mode", "_table",
-        "_rows", "_mode_list", "_events", "_final", "_pocketed", "_off_table", "_frozen", "_trajectories",
+        "_rows", "_mode_list", "_events", "_rule_events", "_final", "_pocketed", "_off_table", "_frozen", "_trajectories",
     )
 
     def __init__(
@@ -80,6 +80,7 @@ class ShotResult:
         self._rows: list[list[float]] | None = None
         self._mode_list: list[int] | None = None
         self._events: list[Event] | None = None
+        self._rule_events: list[Event] | None = None
         self._final: Position | None = None
         self._pocketed: list[tuple[str, str]] | None = None
         self._off_table: list[str] | None = None
@@ -103,6 +104,21 @@ class ShotResult:
         if self._events is None:
             self._events = build_events(self._event_rows(), self._ids)
         return self._events
+
+    @property
+    def rule_events(self) -> list[Event]:
+        """``events`` without the motion-state changes (sliding, rolling,
+        spinning, stopped): the log as the rules read it - no rule looks at
+        a ball's motion state, and those changes are about half of a
+        shot's events, so a search that judges dozens of strokes a
+        decision builds only these (tests/env/rules/test_rule_events.py
+        checks that the rulings are the same)."""
+        if self._rule_events is None:
+            if self._events is not None:
+                self._rule_events = [e for e in self._events if e.type != "motion"]
+            else:
+                self._rule_events = build_events([r for r in self._event_rows() if r[0] != EV_MOTION], self._ids)
+        return self._rule_events
 
     def _modes(self) -> list[int]:
         """Final motion state per ball; < 0: pocketed or off the table."""
