@@ -389,7 +389,11 @@ def _batch(data: Mapping[str, np.ndarray], rows: np.ndarray, flip: np.ndarray | 
 def evaluate_rows(net: Any, data: Mapping[str, np.ndarray], rows: np.ndarray) -> dict[str, float]:
     """The label's cross-entropy and top-1 agreement on ``rows`` (shots and
     choices apart), with the agreement of always playing option 0 (the
-    toolbox's first candidate) for scale."""
+    toolbox's first candidate) for scale; and the regret of the shots: the
+    planner's sample value of its choice less that of the network's, on
+    average (top-1 agreement is harsh where several options are nearly as
+    good: a pot's position variants), beside option 0's and a uniformly
+    random option's regret."""
     import torch
 
     if not len(rows):
@@ -409,7 +413,30 @@ def evaluate_rows(net: Any, data: Mapping[str, np.ndarray], rows: np.ndarray) ->
         out[f"{name}_decisions"] = float(sel.sum())
         out[f"{name}_agreement"] = float(hit[sel].mean()) if sel.any() else math.nan
         out[f"{name}_option0"] = float((data["label"][rows][sel] == 0).mean()) if sel.any() else math.nan
+    out |= regrets(data, rows[kind == SHOT], logits.argmax(1).numpy()[kind == SHOT])
     return out
+
+
+def regrets(data: Mapping[str, np.ndarray], rows: np.ndarray, picks: np.ndarray) -> dict[str, float]:
+    """Mean value lost against the label by ``picks``, by option 0 and by a
+    uniformly random option (the options' sample means; rows where the
+    planner's choice has no value are left out)."""
+    values = data["values"][rows].astype(np.float64)
+    mask = data["action_mask"][rows] > 0
+    best = values[np.arange(len(rows)), data["label"][rows]]
+    ok = np.isfinite(best)
+    if not ok.any():
+        return {}
+    # An option the labeller could not evaluate counts as worth nothing more than the worst evaluated one.
+    floor = np.nanmin(np.where(mask, values, np.nan), axis=1)
+    filled = np.where(np.isfinite(values), values, floor[:, None])
+    pick = filled[np.arange(len(rows)), picks]
+    uniform = (np.where(mask, filled, 0.0).sum(1) / mask.sum(1))
+    return {
+        "shot_regret": float(np.mean((best - pick)[ok])),
+        "shot_regret_option0": float(np.mean((best - filled[:, 0])[ok])),
+        "shot_regret_uniform": float(np.mean((best - uniform)[ok])),
+    }
 
 
 def fit(
@@ -461,7 +488,7 @@ def fit(
             opt.step()
             total += float(loss.detach()) * len(rows)
         row = {"epoch": float(epoch), "train_loss": total / len(order)}
-        row |= {f"holdout_{k}": v for k, v in evaluate_rows(net, data, idx_ho).items() if k in ("loss", "agreement", "shot_agreement")}
+        row |= {f"holdout_{k}": v for k, v in evaluate_rows(net, data, idx_ho).items() if k in ("loss", "agreement", "shot_regret")}
         history.append(row)
         if on_epoch is not None:
             on_epoch(epoch, row)
@@ -509,6 +536,7 @@ __all__ = [
     "mirror",
     "play_shard",
     "read_meta",
+    "regrets",
     "run_imitation",
     "soft_targets",
 ]

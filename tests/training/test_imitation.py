@@ -122,6 +122,7 @@ def test_fitting_lowers_the_loss_and_writes_a_policy_that_plays(tiny_data: Path,
                  on_epoch=lambda _e, row: losses.append(row["train_loss"]))
     assert losses[-1] < 0.7 * losses[0]
     assert report["train"]["agreement"] > 0.5
+    assert report["train"]["shot_regret"] < report["train"]["shot_regret_uniform"]
     data = torch.load(pt, weights_only=True)
     assert data["search"] == "planner" and data["variant"] == "free" and data["noise"] == "pro"
     assert json.loads(data["config"])["imitation"]["epochs"] == 30
