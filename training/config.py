@@ -52,6 +52,11 @@ class TrainConfig:
     #: ``max_frozen`` copies (the oldest is overwritten).
     snapshot_win_rate: float = 0.55
     max_frozen: int = 4
+    #: A policy file (agents/policy.py: ``piramida export`` or
+    #: ``piramida train-imitation``) whose weights start ``main`` in a new
+    #: run; its variant, candidate search and network must be the run's.
+    #: "" starts from random weights.
+    init: str = ""
     eval_every: int = 5  # iterations between evaluations against greedy (0: never)
     eval_pairs: int = 10  # duplicate pairs per evaluation
     text: str = ""  # the TOML it was read from

@@ -249,6 +249,39 @@ class Run:
         return path
 
 
+def init_state(cfg: TrainConfig) -> dict[str, Any]:
+    """The network weights of ``cfg.init`` (a policy file), checked against
+    the run: the same variant, candidate search and network; a one-line
+    ``TrainError`` otherwise."""
+    from piramida.agents.policy import PolicyFileError, load_policy
+    from piramida.agents.policy_net import net_config
+
+    try:
+        data = load_policy(cfg.init)
+    except PolicyFileError as exc:
+        raise TrainError(f"training.init: {exc}") from None
+    for key, want in (("variant", cfg.variant), ("search", cfg.search)):
+        if data[key] != want:
+            raise TrainError(f"training.init: {cfg.init} is a {key} {data[key]!r} policy, the run's {key} is {want!r}")
+    if net_config(data["net"]) != net_config(cfg.net):
+        raise TrainError(f"training.init: {cfg.init} has the network {net_config(data['net'])}, the run's [training.net] is {net_config(cfg.net)}")
+    return dict(data["state_dict"])
+
+
+def _start_from(algo: Any, weights: dict[str, Any]) -> None:
+    """Put ``weights`` (a ShotPolicyNet's) into main, on the learner and
+    on every env runner."""
+    main = algo.get_module(MAIN)
+    state = main.get_state()
+    prefix = "net."
+    missing = {k[len(prefix):] for k in state if k.startswith(prefix)} ^ set(weights)
+    if missing:
+        raise TrainError(f"training.init: the file's weights do not fit the module ({sorted(missing)[:3]} ...)")
+    state = {**state, **{prefix + k: v for k, v in weights.items()}}
+    algo.set_state({"learner_group": {"learner": {"rl_module": {MAIN: state}}}})
+    algo.env_runner_group.foreach_env_runner(lambda er: er.module[MAIN].set_state(state), local_env_runner=True)
+
+
 def _snapshot(algo: Any, league: dict[str, Any], max_frozen: int) -> str:
     """Copy main into a frozen module (a new one, or the oldest)."""
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -387,6 +420,7 @@ def train(
     import ray
 
     run = Run(out)
+    weights: dict[str, Any] | None = None
     if resume:
         cfg = run.config()
         ck = run.latest()
@@ -399,6 +433,7 @@ def train(
         if run.metrics.exists():
             raise TrainError(f"{run.out} already holds a run: resume it with --resume, or choose another --out")
         cfg, ck, league = config, None, {"frozen": [], "next": 0}
+        weights = init_state(cfg) if cfg.init else None
         run.out.mkdir(parents=True, exist_ok=True)
         (run.out / "config.toml").write_text(cfg.text or "[training]\n")
     total = iterations if iterations is not None else cfg.iterations
@@ -409,6 +444,8 @@ def train(
         try:
             if ck is not None:
                 algo.restore_from_path(str(ck))
+            elif weights is not None:
+                _start_from(algo, weights)
             new_file = not run.metrics.exists()
             # A run resumed keeps its file's columns (one made before a
             # column was added stays readable).

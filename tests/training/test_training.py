@@ -193,3 +193,31 @@ def test_train_address_uses_a_real_two_node_ray_cluster(tmp_path: Path, ray_temp
                                 "logging_level='ERROR'); print(len([n for n in ray.nodes() if n['Alive']]))"],
                                capture_output=True, text=True, env=env, timeout=120)
         assert nodes.stdout.strip().splitlines()[-1] == "2", nodes.stderr[-1000:]
+
+
+def test_a_run_starts_from_a_policy_file(tmp_path: Path, ray_temp: str) -> None:
+    """``init = FILE``: main starts from the file's weights (with lr 0 they
+    are still there after an iteration); a file that does not fit the run
+    is a one-line error before Ray starts."""
+    from piramida.agents.policy import load_policy, save_policy
+    from piramida.agents.policy_net import build_net
+    from piramida.training.run import TrainError, export, train
+
+    torch.manual_seed(5)
+    state = {k: v + 0.05 * torch.randn_like(v) for k, v in build_net({"hidden": 16}).state_dict().items()}
+    init = tmp_path / "init.pt"
+    meta = {"code_version": "test", "variant": "free", "noise": "pro", "search": "greedy", "net": {"hidden": 16}, "config": ""}
+    save_policy(init, state, meta)
+    text = SMOKE.read_text().replace("epochs = 1\n", f'epochs = 1\nlr = 0.0\ninit = "{init}"\n').replace("every = 2", "every = 0")
+    train(tmp_path / "run", parse_config(text), iterations=1, cpus=2, temp_dir=ray_temp)
+    export(tmp_path / "run", tmp_path / "out.pt")
+    got = load_policy(tmp_path / "out.pt")["state_dict"]
+    assert set(got) == set(state) and all(torch.equal(got[k], state[k]) for k in state)
+
+    for old, new, match in (("hidden = 16", "hidden = 32", "network"), ('search = "greedy"', 'search = "planner"', "search")):
+        with pytest.raises(TrainError, match=match) as err:
+            train(tmp_path / f"bad-{match}", parse_config(text.replace(old, new)), iterations=1, cpus=2, temp_dir=ray_temp)
+        assert "\n" not in str(err.value)
+    missing = text.replace(str(init), str(tmp_path / "none.pt"))
+    with pytest.raises(TrainError, match="training.init"):
+        train(tmp_path / "bad-missing", parse_config(missing), iterations=1, cpus=2, temp_dir=ray_temp)
