@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -157,10 +158,18 @@ def test_bad_training_configs_are_refused(text: str, match: str) -> None:
 
 
 def test_shipped_configs_load() -> None:
+    """Every shipped config loads, and one that starts from a policy file
+    names a shipped file that fits it."""
+    from piramida.training.run import init_state
+
     names = sorted(p.stem for p in (CONFIG_DIR / "training").glob("*.toml"))
-    assert names == ["classic71", "combined", "free", "smoke"]
+    assert names == ["classic71", "combined", "free", "free_bc", "smoke"]
+    repo = Path(__file__).resolve().parents[2]
     for name in names:
-        load_config(CONFIG_DIR / "training" / f"{name}.toml")
+        cfg = load_config(CONFIG_DIR / "training" / f"{name}.toml")
+        if cfg.init:
+            assert (repo / cfg.init).is_file(), cfg.init
+            assert init_state(replace(cfg, init=str(repo / cfg.init)))
 
 
 def test_cli_errors_are_one_line(tmp_path: Path) -> None:
