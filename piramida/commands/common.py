@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -100,6 +100,13 @@ def check_out_dir(path: Path, option: str) -> None:
             fail(f"{option} {brief(name)} {what}")
     except OSError as exc:
         fail(f"{option} {brief(name)}: {exc.strerror or exc}")
+
+
+def check_in_dirs(paths: Iterable[Path], option: str) -> None:
+    """Refuse input folders (``--data``) that are not folders."""
+    for d in paths:
+        if not d.is_dir():
+            raise typer.BadParameter(f"{d} is not a folder", param_hint=option)
 
 
 #: A file given as input is read whole; larger is not a position, shot,

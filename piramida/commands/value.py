@@ -17,7 +17,14 @@ from typing import Annotated
 
 import typer
 
-from piramida.commands.common import SEED_MAX, check_out_file, friendly_errors, out_path, print_json
+from piramida.commands.common import (
+    SEED_MAX,
+    check_in_dirs,
+    check_out_file,
+    friendly_errors,
+    out_path,
+    print_json,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -88,9 +95,7 @@ def register(app: typer.Typer) -> None:
 
         check_out_file(out, "--out", suffix=".pt", make_parents=True)
         get_referee(variant)  # an unknown variant is one line
-        for d in data:
-            if not d.is_dir():
-                raise typer.BadParameter(f"{d} is not a folder", param_hint="--data")
+        check_in_dirs(data, "--data")
         torch.set_num_threads(1)  # deterministic, and the batches are small
 
         def show(epoch: int, row: dict[str, float]) -> None:
