@@ -163,7 +163,7 @@ def test_shipped_configs_load() -> None:
     from piramida.training.run import init_state
 
     names = sorted(p.stem for p in (CONFIG_DIR / "training").glob("*.toml"))
-    assert names == ["classic71", "combined", "free", "free_bc", "smoke"]
+    assert names == ["classic71", "combined", "combined_bc", "free", "free_bc", "smoke"]
     repo = Path(__file__).resolve().parents[2]
     for name in names:
         cfg = load_config(CONFIG_DIR / "training" / f"{name}.toml")
