@@ -16,7 +16,7 @@ import numpy as np
 
 from piramida.env.errors import IllegalShotError
 from piramida.env.physics import warm
-from piramida.env.physics.arrays import TableArrays, table_arrays
+from piramida.env.physics.arrays import table_arrays
 from piramida.env.physics.codes import NSTATE, STATIONARY
 from piramida.env.physics.loop import alloc, run
 from piramida.env.physics.noise import Noise, load_noise
@@ -93,47 +93,13 @@ def _buffers(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np
     return bufs[1:]
 
 
-def simulate(
-    position: Position,
-    shot: Shot,
-    table: Table | None = None,
-    noise: str | Path | Noise | None = None,
-    seed: int | None = None,
-) -> ShotResult:
-    """Play ``shot`` from ``position`` and return what happened.
-
-    ``table`` defaults to the position's table. ``noise`` is a preset name
-    (configs/noise), a path to a preset, a Noise, or None for the exact
-    shot; the noise comes from ``numpy.random.default_rng(seed)``. Same
-    inputs and seed give bit-identical results."""
-    table = table or position.table
-    nz = load_noise(noise)
-    if nz is not None:
-        shot = nz.perturb(shot, np.random.default_rng(seed))
-    start, _placed = place_struck_ball(position, shot, table)
-    ids, S, mode = pack(start)
-    return _run(shot, start, ids, S, mode, table_arrays(table), table)
-
-
-def _run(
-    shot: Shot, start: Position, ids: tuple[str, ...], S: np.ndarray, mode: np.ndarray, ta: TableArrays, table: Table
-) -> ShotResult:
-    """The event loop on packed balls (``S`` and ``mode`` become the final
-    states)."""
-    ev, seg, fw, iw, mw = _buffers(len(ids))
-    nev, nseg, status = run(
-        S, mode, ids.index(shot.ball), math.radians(shot.phi), math.radians(shot.theta), shot.v, shot.a,
-        shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, ev, seg, fw, iw, mw,
-    )
-    return ShotResult(shot, int(status), ev[:nev].copy(), seg[:nseg].copy(), ids, ta.P, start, S, mode, table)
-
-
 class Simulator:
-    """``simulate(position, shot, noise=..., seed=...)`` for many shots from
-    one position, with the same results bit for bit: the position (and
-    each placement of a ball in hand) is checked and packed into arrays
-    once, not once a shot. A decision's search plays a hundred strokes or
-    more from one position, and packing them was a tenth of its time."""
+    """Shots played from one position: ``Simulator(position)(shot, noise,
+    seed)`` is ``simulate(position, shot, noise=noise, seed=seed)``. The
+    position (and each placement of a ball in hand) is checked and packed
+    into arrays once, not once a shot: a decision's search plays a hundred
+    strokes or more from one position, and packing them was a tenth of its
+    time."""
 
     def __init__(self, position: Position, table: Table | None = None) -> None:
         self.position = position
@@ -151,8 +117,31 @@ class Simulator:
             start, _placed = place_struck_ball(self.position, shot, self.table)
             ids, S, _mode = pack(start)
             got = self._packed[key] = (start, ids, S)
-        start, ids, S = got
-        return _run(shot, start, ids, S.copy(), np.zeros(len(ids), dtype=np.int64), self._ta, self.table)
+        start, ids, S0 = got
+        S, mode = S0.copy(), np.zeros(len(ids), dtype=np.int64)  # the loop leaves the final states in them
+        ta = self._ta
+        ev, seg, fw, iw, mw = _buffers(len(ids))
+        nev, nseg, status = run(
+            S, mode, ids.index(shot.ball), math.radians(shot.phi), math.radians(shot.theta), shot.v, shot.a,
+            shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, ev, seg, fw, iw, mw,
+        )
+        return ShotResult(shot, int(status), ev[:nev].copy(), seg[:nseg].copy(), ids, ta.P, start, S, mode, self.table)
+
+
+def simulate(
+    position: Position,
+    shot: Shot,
+    table: Table | None = None,
+    noise: str | Path | Noise | None = None,
+    seed: int | None = None,
+) -> ShotResult:
+    """Play ``shot`` from ``position`` and return what happened.
+
+    ``table`` defaults to the position's table. ``noise`` is a preset name
+    (configs/noise), a path to a preset, a Noise, or None for the exact
+    shot; the noise comes from ``numpy.random.default_rng(seed)``. Same
+    inputs and seed give bit-identical results."""
+    return Simulator(position, table)(shot, noise, seed)
 
 
 __all__ = ["Simulator", "frozen_balls", "pack", "place_struck_ball", "simulate"]
