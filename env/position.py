@@ -134,9 +134,9 @@ class Position:
         object.__setattr__(self, "owed", owed)
         self._validate()
 
-    #: Fields whose change leaves the balls' own checks (ids, surface,
-    #: overlaps) as they were.
-    _STATE_FIELDS = frozenset({"shelves", "score", "owed", "to_move", "in_hand", "is_break"})
+    #: The frame state: fields whose change leaves the balls' own checks
+    #: (ids, surface, overlaps) as they were.
+    STATE_FIELDS = frozenset({"shelves", "score", "owed", "to_move", "in_hand", "is_break"})
 
     def moved(self, balls: tuple[tuple[str, float, float], ...]) -> Position:
         """This position with ``balls`` (a subset of its own, in its order,
@@ -267,14 +267,14 @@ class Position:
         makes, without the dataclass machinery around them (the referee
         builds the position after each shot this way, and an aiming search
         judges dozens of shots a decision)."""
-        balls = "balls" in kw
-        if not kw.keys() - {"balls"} <= self._STATE_FIELDS:
+        new_balls = "balls" in kw
+        if not kw.keys() - {"balls"} <= self.STATE_FIELDS:
             return replace(self, **kw)
         out = object.__new__(Position)
         out.__dict__.update(self.__dict__)
         out.__dict__.update(kw)
         try:
-            if balls:
+            if new_balls:
                 out.__dict__["balls"] = tuple(
                     sorted(((str(b), float(x), float(y)) for b, x, y in out.balls), key=_id_key)
                 )
@@ -287,7 +287,7 @@ class Position:
         except (TypeError, ValueError, OverflowError, IndexError) as exc:
             raise InvalidPositionError(f"position fields are malformed: {exc}") from None
         known = set(ball_ids(out.variant))
-        if balls:
+        if new_balls:
             out._validate_state(known, out._validate_balls(known))
             out._validate_overlaps()
         else:

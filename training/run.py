@@ -274,9 +274,9 @@ def _start_from(algo: Any, weights: dict[str, Any]) -> None:
     main = algo.get_module(MAIN)
     state = main.get_state()
     prefix = "net."
-    missing = {k[len(prefix):] for k in state if k.startswith(prefix)} ^ set(weights)
-    if missing:
-        raise TrainError(f"training.init: the file's weights do not fit the module ({sorted(missing)[:3]} ...)")
+    differ = {k[len(prefix):] for k in state if k.startswith(prefix)} ^ set(weights)
+    if differ:
+        raise TrainError(f"training.init: the file's weights do not fit the module ({sorted(differ)[:3]} ...)")
     state = {**state, **{prefix + k: v for k, v in weights.items()}}
     algo.set_state({"learner_group": {"learner": {"rl_module": {MAIN: state}}}})
     algo.env_runner_group.foreach_env_runner(lambda er: er.module[MAIN].set_state(state), local_env_runner=True)

@@ -388,7 +388,7 @@ class BaseReferee:
             and after.variant == before.variant
             and after.table is before.table
         ):
-            frame = {k: getattr(before, k) for k in ("shelves", "score", "owed", "to_move", "in_hand", "is_break")}
+            frame = {k: getattr(before, k) for k in Position.STATE_FIELDS}
             return after.replace(**{**frame, **state})
         return before.replace(balls=tup, **state)
 
