@@ -167,6 +167,13 @@ def simulate_many(
     return out
 
 
+def rank(arms: Sequence[Arm]) -> list[Arm]:
+    """Evaluated arms best first: the survivors of the last round of
+    successive halving, by mean value, then the ones dropped earlier
+    (stable: ties keep the candidates' order)."""
+    return sorted(arms, key=lambda c: (-c.rounds, -c.mean))
+
+
 class PlannerAgent:
     """Monte Carlo planner; see the module docstring. Composed of its
     candidate search (``search``, a ``shots.Search``) and its sample value
@@ -313,10 +320,7 @@ class PlannerAgent:
         if not arms:
             return []
         self.evaluate(ctx, arms)
-        # The survivors of the last round first, by value; then the ones
-        # dropped earlier.
-        ranked = sorted(arms, key=lambda c: (-c.rounds, -c.mean))
-        return [self._plan_of(ctx, c) for c in ranked[:top]]
+        return [self._plan_of(ctx, c) for c in rank(arms)[:top]]
 
     # ------------------------------------------------------------ evaluation
     def _seeds(self, ctx: Context, start: int, k: int) -> list[int]:
@@ -500,4 +504,4 @@ def _leave_text(ctx: Context, shot: Shot, res: ShotResult | None) -> str:
     return f"leaves {who}{best.target} on the {POCKET_NAMES.get(best.pocket, best.pocket)}"
 
 
-__all__ = ["Arm", "Plan", "PlannerAgent", "describe", "simulate_many", "warm_up"]
+__all__ = ["Arm", "Plan", "PlannerAgent", "describe", "rank", "simulate_many", "warm_up"]

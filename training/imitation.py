@@ -70,9 +70,10 @@ from piramida.training.selfplay import (
     load_shards,
     open_folder,
     shard_name,
+    shard_ranges,
     write_shard,
 )
-from piramida.training.value_train import HOLDOUT, split
+from piramida.training.value_train import HOLDOUT, check_fit, split
 
 #: Frames a shard: a duplicate pair, so that a killed run loses little
 #: (a frame with labels takes about a minute here).
@@ -121,7 +122,7 @@ def expert(view: GameView, planner: Any, noise: str) -> Label | None:
     """The planner's choice among the policy's options of ``view``
     (``planner`` from ``labeller``); None for a decision with fewer than
     two options (a lag, a forced shot), which teaches nothing."""
-    from piramida.agents.planner import Arm
+    from piramida.agents.planner import Arm, rank
     from piramida.agents.shots.context import Budget, Context
     from piramida.agents.shots.probability import PotModel
 
@@ -139,12 +140,11 @@ def expert(view: GameView, planner: Any, noise: str) -> Label | None:
     slots = [i for i, o in enumerate(opts) if o.candidate is not None]
     arms = [Arm(opts[i].candidate) for i in slots]  # type: ignore[arg-type]
     planner.evaluate(ctx, arms)
-    # PlannerAgent.plan_ctx's order: the last round's survivors first, by value.
-    order = sorted(range(len(arms)), key=lambda j: (-arms[j].rounds, -arms[j].mean))
     for j, i in enumerate(slots):
         values[i] = arms[j].mean if arms[j].values else np.nan
         rounds[i] = arms[j].rounds
-    return Label(opts, slots[order[0]], values, rounds)
+    best = rank(arms)[0]
+    return Label(opts, slots[next(j for j, a in enumerate(arms) if a is best)], values, rounds)
 
 
 # ------------------------------------------------------------------ data
@@ -176,7 +176,7 @@ class ImitationConfig:
 
     def shards(self) -> list[tuple[int, int]]:
         """(first, last) frame of every shard, last inclusive."""
-        return [(i, min(i + SHARD_FRAMES, self.frames) - 1) for i in range(0, self.frames, SHARD_FRAMES)]
+        return shard_ranges(self.frames, SHARD_FRAMES)
 
     def players(self) -> list[Any]:
         """The two agents, with the run's noise preset as their default."""
@@ -349,14 +349,7 @@ class FitConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if not 1 <= self.epochs <= 10_000:
-            raise ImitationError(f"epochs must be from 1 to 10000, got {self.epochs}")
-        if not 1 <= self.batch <= 65_536:
-            raise ImitationError(f"batch must be from 1 to 65536, got {self.batch}")
-        if not (math.isfinite(self.lr) and 0 < self.lr <= 1):
-            raise ImitationError(f"lr must be in (0, 1], got {self.lr}")
-        if not 4 <= self.hidden <= 1024:
-            raise ImitationError(f"hidden must be from 4 to 1024, got {self.hidden}")
+        check_fit(self.epochs, self.batch, self.lr, self.hidden, ImitationError)
         if not (math.isfinite(self.soft) and self.soft >= 0):
             raise ImitationError(f"soft must be a weight >= 0, got {self.soft}")
         if not (math.isfinite(self.temperature) and self.temperature > 0):

@@ -85,7 +85,12 @@ class SelfPlayConfig:
 
     def shards(self) -> list[tuple[int, int]]:
         """(first, last) frame of every shard, last inclusive."""
-        return [(i, min(i + SHARD_FRAMES, self.frames) - 1) for i in range(0, self.frames, SHARD_FRAMES)]
+        return shard_ranges(self.frames, SHARD_FRAMES)
+
+
+def shard_ranges(frames: int, per: int) -> list[tuple[int, int]]:
+    """(first, last) frame of each shard of ``per`` frames, last inclusive."""
+    return [(i, min(i + per, frames) - 1) for i in range(0, frames, per)]
 
 
 def shard_name(first: int, last: int) -> str:
@@ -307,5 +312,6 @@ __all__ = [
     "play_shard",
     "run_selfplay",
     "shard_name",
+    "shard_ranges",
     "write_shard",
 ]

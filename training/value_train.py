@@ -52,16 +52,22 @@ class ValueTrainConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if not 1 <= self.epochs <= 10_000:
-            raise ValueTrainError(f"epochs must be from 1 to 10000, got {self.epochs}")
-        if not 1 <= self.batch <= 65_536:
-            raise ValueTrainError(f"batch must be from 1 to 65536, got {self.batch}")
-        if not (math.isfinite(self.lr) and 0 < self.lr <= 1):
-            raise ValueTrainError(f"lr must be in (0, 1], got {self.lr}")
+        check_fit(self.epochs, self.batch, self.lr, self.hidden, ValueTrainError)
         if not 0.0 <= self.mix <= 1.0:
             raise ValueTrainError(f"mix must be in [0, 1], got {self.mix}")
-        if not 4 <= self.hidden <= 1024:
-            raise ValueTrainError(f"hidden must be from 4 to 1024, got {self.hidden}")
+
+
+def check_fit(epochs: int, batch: int, lr: float, hidden: int, error: type[Exception]) -> None:
+    """The settings every network fit here shares, each in its range
+    (``error``, one line, otherwise)."""
+    if not 1 <= epochs <= 10_000:
+        raise error(f"epochs must be from 1 to 10000, got {epochs}")
+    if not 1 <= batch <= 65_536:
+        raise error(f"batch must be from 1 to 65536, got {batch}")
+    if not (math.isfinite(lr) and 0 < lr <= 1):
+        raise error(f"lr must be in (0, 1], got {lr}")
+    if not 4 <= hidden <= 1024:
+        raise error(f"hidden must be from 4 to 1024, got {hidden}")
 
 
 def targets(data: Mapping[str, np.ndarray], mix: float) -> np.ndarray:
@@ -174,4 +180,4 @@ def _finite(d: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
 
 
-__all__ = ["HOLDOUT", "ValueTrainConfig", "ValueTrainError", "brier", "split", "targets", "train_value"]
+__all__ = ["HOLDOUT", "ValueTrainConfig", "ValueTrainError", "brier", "check_fit", "split", "targets", "train_value"]
