@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -371,6 +372,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         starts=not args.no_starts,
         pooltool_cold=args.pooltool_cold,
     )
+    from piramida.eval.version import code_version
+
+    # What made the figures: the code and the command line.
+    rep["version"] = code_version()
+    rep["command"] = shlex.join([Path(sys.executable).name, "-m", "bench.physics_vs_pooltool", *(argv if argv is not None else sys.argv[1:])])
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(rep, indent=2) + "\n", encoding="utf-8")
