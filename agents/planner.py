@@ -47,6 +47,7 @@ from piramida.agents.break_book import book_shots
 from piramida.agents.planner_value import NetValuation, Valuation, is_value_file
 from piramida.agents.shots.candidates import (
     BANK_LINES,
+    GEN_SHARE,
     KEEP_POTS,
     MAX_LINES,
     SAFETY_BALLS,
@@ -71,6 +72,8 @@ from piramida.env.shot import Shot
 #: most any candidate gets.
 FIRST_SAMPLES = 8
 MAX_SAMPLES = 256
+#: Candidates a policy prior (``prior``) lets through to the samples.
+PRIOR_TOP = 4
 POCKET_NAMES = {
     "fl": "front-left corner",
     "fr": "front-right corner",
@@ -202,6 +205,9 @@ class PlannerAgent:
         q: float | None = None,
         q_other: float | None = None,
         salt: int = 0,
+        prior: str | None = None,
+        prior_top: int = PRIOR_TOP,
+        gen_share: float = GEN_SHARE,
     ) -> None:
         self.budget_s = budget_s
         #: Mixed into every seed it is given (the spec key ``seed``): two
@@ -230,6 +236,7 @@ class PlannerAgent:
             safety_when=float(safety_when),
             breaks=bool(breaks),
             book=bool(book),
+            gen_share=float(gen_share),
         )
         #: How a sample is scored: "race" (the chance of winning the frame,
         #: planner_value; the games won by a number of balls), "turn" (points
@@ -244,6 +251,16 @@ class PlannerAgent:
             self.valuation: Valuation = NetValuation(ValueModel(value), self.model)
         else:
             self.valuation = Valuation(value, self.model, q, q_other)
+        #: ``prior`` may name a policy file (agents/policy.py): then only the
+        #: ``prior_top`` candidates that policy likes best are sampled, so
+        #: the budget's samples are not spread over shots it would never
+        #: play. The policy's forward pass costs no strokes.
+        self.prior_top = max(1, int(prior_top))
+        self.prior: Any = None
+        if prior is not None:
+            from piramida.agents.policy import PolicyAgent
+
+            self.prior = PolicyAgent(prior)
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
@@ -319,6 +336,9 @@ class PlannerAgent:
         arms = self.candidates(ctx)
         if not arms:
             return []
+        if self.prior is not None and len(arms) > self.prior_top:
+            keep = self.prior.shortlist(ctx.view, [a.cand for a in arms], self.prior_top)
+            arms = [arms[i] for i in keep]
         self.evaluate(ctx, arms)
         return [self._plan_of(ctx, c) for c in rank(arms)[:top]]
 

@@ -19,7 +19,7 @@ torch is imported when an agent is built, never by ``piramida.agents``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,17 @@ from piramida.agents import model_file
 from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
 from piramida.agents.planner import Plan, describe
 from piramida.agents.planner_value import Valuation
-from piramida.agents.policy_obs import OBS_VERSION, SEARCHES, Option, observe, options
-from piramida.agents.shots.candidates import LAYOUT_VERSION
+from piramida.agents.policy_obs import (
+    OBS_VERSION,
+    SEARCHES,
+    K,
+    Option,
+    cand_row,
+    observe,
+    options,
+    select,
+)
+from piramida.agents.shots.candidates import LAYOUT_VERSION, Candidate
 from piramida.agents.shots.context import Context
 from piramida.agents.shots.probability import PotModel
 from piramida.env.errors import PiramidaError
@@ -125,6 +134,26 @@ class PolicyAgent:
             batch = {k: torch.as_tensor(v).unsqueeze(0) for k, v in obs["observations"].items()}
             logits, _ = self.net(batch, torch.as_tensor(obs["action_mask"]).unsqueeze(0))
         return opts, logits[0, : len(opts)]
+
+    def shortlist(self, view: GameView, cands: Sequence[Candidate], top: int) -> list[int]:
+        """Indices into ``cands`` (a shot decision's candidates, made by
+        someone else for a player of the file's skill) of the ``top`` the
+        network likes best, best first: the prior a planner samples
+        (``planner:prior=...``). Only the ``K`` that ``policy_obs.select``
+        keeps can be chosen; ties keep the candidates' order."""
+        import torch
+
+        if view.variant != self.variant:
+            raise PiramidaError(f"policy: {self.path} was trained for {self.variant}, not {view.variant}")
+        kept = select(cands, K)
+        where = {id(c): i for i, c in enumerate(cands)}
+        obs = observe(view, [Option(c.shot, cand_row(view, c), c) for c in kept])
+        with torch.no_grad():
+            batch = {k: torch.as_tensor(v).unsqueeze(0) for k, v in obs["observations"].items()}
+            logits, _ = self.net(batch, torch.as_tensor(obs["action_mask"]).unsqueeze(0))
+        scores = logits[0, : len(kept)].tolist()
+        order = sorted(range(len(kept)), key=lambda i: (-scores[i], i))[: max(int(top), 1)]
+        return [where[id(kept[i])] for i in order]
 
     def act(self, view: GameView) -> Action:
         opts, logits = self.scores(view)

@@ -16,6 +16,7 @@ agent in ``RANKING`` only).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -51,6 +52,16 @@ def _positive_int(text: str, what: str) -> int:
     value = int(text)
     if not 1 <= value <= MAX_SIMS:
         raise AgentSpecError(f"{what} must be a whole number from 1 to {MAX_SIMS}, got {value}")
+    return value
+
+
+def _share(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= 1:
+        raise AgentSpecError(f"{what} must be a number more than 0 and at most 1, got {brief(text, 30)}")
     return value
 
 
@@ -123,6 +134,9 @@ KEYS: dict[str, dict[str, Key]] = {
         ),
         "book": Key("book", _flag, "play the break book's strokes on a full rack"),
         "seed": Key("salt", _positive_int, "mixed into the seeds a match gives it: the same planner sampling differently"),
+        "prior": Key("prior", _file, "a policy file: sample only the candidates it likes best (models/free_policy.pt)"),
+        "top": Key("prior_top", _positive_int, "how many candidates a prior lets through (default 4)"),
+        "gen": Key("gen_share", _share, "share of the budget finding candidates may use (default 0.5)"),
     },
     "policy": {
         "path": Key("path", _file, "a policy file written by piramida export (models/free_policy.pt)"),
