@@ -136,6 +136,7 @@ def register(app: typer.Typer) -> None:
         from piramida.eval.report import pairing_stats
         from piramida.eval.store import Store
         from piramida.eval.tournament import TournamentConfig, run_tournament
+        from piramida.eval.version import code_version
 
         if not elo1 > elo0:
             fail(f"--elo1 must be above --elo0, got {elo0} and {elo1}")
@@ -157,6 +158,22 @@ def register(app: typer.Typer) -> None:
                 )
             if result["result"] != "none" or len(games) >= 2 * max_pairs:
                 break
+        # What the decision rests on, and what made it, for the results file.
+        result |= {
+            "agents": [agent_a, agent_b],
+            "variant": variant,
+            "elo0": elo0,
+            "elo1": elo1,
+            "alpha": alpha,
+            "beta": beta,
+            "pentanomial": list(st["pentanomial"]),
+            "score": st["score"],
+            "score_ci95": st["score_ci95"],
+            "seed": seed,
+            "noise": noise,
+            "version": code_version(),
+            "command": _command(),
+        }
         if as_json:
             print_json(result)
         else:

@@ -159,3 +159,23 @@ def test_shipped_tournament_configs_load(tmp_path: Path) -> None:
     bad.write_text('[tournament]\nagents = ["greedy", "random"]\nvariants = ["free"]\npairs = 1\ncolour = "red"\n')
     with pytest.raises(TournamentError, match="unknown key"):
         load_config(bad)
+
+
+def test_cli_sprt_json_records_what_the_decision_rests_on_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    args = ["sprt", "greedy", "random", "--variant", "free", "--elo1", "400", "--batch", "1", "--max-pairs", "2",
+            "--seed", "3", "--db", str(db), "--json", "--no-progress"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["agents"] == ["greedy", "random"] and out["variant"] == "free"
+    assert sum(out["pentanomial"]) == out["pairs"] >= 1
+    assert out["result"] in ("H0", "H1", "none") and out["elo1"] == 400.0
+    assert out["command"].startswith("piramida") and out["version"]
+    assert out["score_ci95"][0] <= out["score"] <= out["score_ci95"][1]
+    with Store(db) as store:
+        played = len(store.games(1))
+    again = json.loads(runner.invoke(app, args).stdout)
+    with Store(db) as store:
+        assert len(store.games(1)) == played  # decided or capped: nothing more is played
+    assert again["pentanomial"] == out["pentanomial"]
