@@ -25,6 +25,7 @@ from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.probability import easiest_difficulty
 from piramida.env.physics import ShotResult
 from piramida.env.position import cue_ball_of
+from piramida.env.shot import Shot
 
 #: Secant iterations of the throw correction.
 REFINE_ITERS = 7
@@ -85,8 +86,11 @@ def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Tr
     phi = line.phi
     pts: list[tuple[float, float]] = []
     potted: Trial | None = None
+    first: Shot | None = None
     for _ in range(REFINE_ITERS):
-        shot = ctx.shot(line, phi, v, place, **kw)
+        # Only the direction changes from one iteration to the next.
+        shot = ctx.shot(line, phi, v, place, **kw) if first is None else first.aimed(phi % 360.0)
+        first = first or shot
         res = ctx.simulated(shot)
         if res is None:
             return None
