@@ -34,7 +34,7 @@ def test_built_agents_take_the_options() -> None:
         ("", "agent spec is NAME"),
         ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
         ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: noise\)"),
-        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed\)"),
+        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, gen\)"),
         ("planner:budget", "expected key=value"),
         ("planner:budget=fast", "budget must look like"),
         ("planner:budget=0s", "more than 0"),
