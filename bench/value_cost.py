@@ -9,7 +9,12 @@ calls (encoding the tables and computing the prior are counted as the
 planner's), the calls, and the network's share of the hybrid's decision.
 One thread, after a warm-up decision::
 
-    .venv/bin/python -m bench.value_cost --model models/free_value.pt [--sims 300] [--limit 30]
+    .venv/bin/python -m bench.value_cost --model models/free_value.pt [--sims 300] [--limit 30] [--prior models/free_policy.pt]
+
+With ``--prior`` the hybrid also has that policy as its prior
+(``planner:prior=FILE``), and the time of the policy's forward passes
+(``PolicyAgent.shortlist``, one a decision) is reported beside the value
+network's.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import time
 from typing import Any
 
 
-def measure(model: str, sims: int, limit: int) -> dict[str, Any]:
+def measure(model: str, sims: int, limit: int, prior: str | None = None) -> dict[str, Any]:
     import numba
     import torch
 
@@ -36,7 +41,19 @@ def measure(model: str, sims: int, limit: int) -> dict[str, Any]:
     variant = ValueModel(model).variant
     refs = [r for r in load_positions() if r["variant"] == variant][:limit]
     hand = PlannerAgent(budget_s=None, n_sims=sims, noise="pro")
-    net = PlannerAgent(budget_s=None, n_sims=sims, noise="pro", value=model)
+    net = PlannerAgent(budget_s=None, n_sims=sims, noise="pro", value=model, prior=prior)
+    spent = {"prior": 0.0}
+    if net.prior is not None:
+        shortlist = net.prior.shortlist
+
+        def timed(*a: Any, **kw: Any) -> Any:
+            t = time.thread_time()
+            try:
+                return shortlist(*a, **kw)
+            finally:
+                spent["prior"] += time.thread_time() - t
+
+        net.prior.shortlist = timed
     views = [GameView.for_position(r["position"]) for r in refs]
     hand.act(views[0])
     net.act(views[0])
@@ -44,6 +61,7 @@ def measure(model: str, sims: int, limit: int) -> dict[str, Any]:
     # CPU time of this thread (the physics, numba and torch all run on it):
     # what a decision costs whatever else the machine is doing.
     t_hand, t_net, t_inf, calls = [], [], [], []
+    spent["prior"] = 0.0
     for v in views:
         t = time.thread_time()
         hand.act(v)
@@ -65,6 +83,9 @@ def measure(model: str, sims: int, limit: int) -> dict[str, Any]:
         "inference_share": round(sum(t_inf) / sum(t_net), 4),
         "calls_per_decision": round(statistics.fmean(calls), 2),
         "ms_per_call": round(1000 * sum(t_inf) / max(1, sum(calls)), 3),
+        "prior": prior,
+        "prior_cpu_ms": round(1000 * spent["prior"] / len(views), 2),
+        "prior_share": round(spent["prior"] / sum(t_net), 4),
     }
 
 
@@ -73,8 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", required=True)
     ap.add_argument("--sims", type=int, default=300)
     ap.add_argument("--limit", type=int, default=30)
+    ap.add_argument("--prior", help="a policy file: the hybrid's prior (planner:prior=FILE)")
     args = ap.parse_args(argv)
-    sys.stdout.write(json.dumps(measure(args.model, args.sims, args.limit)) + "\n")
+    sys.stdout.write(json.dumps(measure(args.model, args.sims, args.limit, args.prior)) + "\n")
     return 0
 
 
