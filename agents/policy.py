@@ -92,6 +92,13 @@ def load_policy(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def best_first(logits: Any, top: int) -> list[int]:
+    """Indices of the ``top`` highest logits, best first; ties keep the
+    options' order, as argmax does."""
+    scores = [float(x) for x in logits]
+    return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:top]
+
+
 class PolicyAgent:
     """Plays the best option by a trained network (see the module docstring)."""
 
@@ -119,41 +126,42 @@ class PolicyAgent:
     def reset(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def scores(self, view: GameView) -> tuple[list[Option], Any]:
-        """The decision's options and the network's logits for them."""
+    def check_variant(self, view: GameView) -> None:
+        """Refuse a decision of another variant: the observation fits any
+        variant, so the network would play on with choices learned for
+        another game."""
+        if view.variant != self.variant:
+            raise PiramidaError(f"policy: {self.path} was trained for {self.variant}, not {view.variant}")
+
+    def logits(self, view: GameView, opts: Sequence[Option]) -> Any:
+        """The network's logits for the options ``opts`` of ``view``'s
+        decision (one forward pass)."""
         import torch
 
-        if view.variant != self.variant:
-            # Its observation fits any variant, so it would play on with
-            # choices learned for another game: refuse instead.
-            raise PiramidaError(f"policy: {self.path} was trained for {self.variant}, not {view.variant}")
-        view = ruled_view(view)
-        opts = options(view, self.noise, self.search)
         obs = observe(view, opts)
         with torch.no_grad():
             batch = {k: torch.as_tensor(v).unsqueeze(0) for k, v in obs["observations"].items()}
             logits, _ = self.net(batch, torch.as_tensor(obs["action_mask"]).unsqueeze(0))
-        return opts, logits[0, : len(opts)]
+        return logits[0, : len(opts)]
+
+    def scores(self, view: GameView) -> tuple[list[Option], Any]:
+        """The decision's options and the network's logits for them."""
+        self.check_variant(view)
+        view = ruled_view(view)
+        opts = options(view, self.noise, self.search)
+        return opts, self.logits(view, opts)
 
     def shortlist(self, view: GameView, cands: Sequence[Candidate], top: int) -> list[int]:
         """Indices into ``cands`` (a shot decision's candidates, made by
         someone else for a player of the file's skill) of the ``top`` the
         network likes best, best first: the prior a planner samples
         (``planner:prior=...``). Only the ``K`` that ``policy_obs.select``
-        keeps can be chosen; ties keep the candidates' order."""
-        import torch
-
-        if view.variant != self.variant:
-            raise PiramidaError(f"policy: {self.path} was trained for {self.variant}, not {view.variant}")
+        keeps can be chosen."""
+        self.check_variant(view)
         kept = select(cands, K)
         where = {id(c): i for i, c in enumerate(cands)}
-        obs = observe(view, [Option(c.shot, cand_row(view, c), c) for c in kept])
-        with torch.no_grad():
-            batch = {k: torch.as_tensor(v).unsqueeze(0) for k, v in obs["observations"].items()}
-            logits, _ = self.net(batch, torch.as_tensor(obs["action_mask"]).unsqueeze(0))
-        scores = logits[0, : len(kept)].tolist()
-        order = sorted(range(len(kept)), key=lambda i: (-scores[i], i))[: max(int(top), 1)]
-        return [where[id(kept[i])] for i in order]
+        logits = self.logits(view, [Option(c.shot, cand_row(view, c), c) for c in kept])
+        return [where[id(kept[i])] for i in best_first(logits, max(int(top), 1))]
 
     def act(self, view: GameView) -> Action:
         opts, logits = self.scores(view)
@@ -188,8 +196,7 @@ class PolicyAgent:
             raise NoLegalShotError(f"{why} (position: {view.position.to_text()})")
         opts, logits = self.scores(view)
         probs = torch.softmax(logits.double(), dim=0).tolist()
-        # Ties keep the options' order, as argmax does.
-        order = sorted(range(len(opts)), key=lambda i: (-float(logits[i]), i))[: max(int(top), 0)]
+        order = best_first(logits, max(int(top), 0))
         model = PotModel.of(self.noise)
         ctx = Context(view, None, model)
         points = Valuation("auto", model)

@@ -89,8 +89,10 @@ def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Tr
     first: Shot | None = None
     for _ in range(REFINE_ITERS):
         # Only the direction changes from one iteration to the next.
-        shot = ctx.shot(line, phi, v, place, **kw) if first is None else first.aimed(phi % 360.0)
-        first = first or shot
+        if first is None:
+            shot = first = ctx.shot(line, phi, v, place, **kw)
+        else:
+            shot = first.aimed(phi % 360.0)
         res = ctx.simulated(shot)
         if res is None:
             return None
