@@ -7,7 +7,8 @@ noise, on one core (numba's threads set to one), after a warm-up call
 that loads the compiled physics. Prints one JSON object::
 
     {"positions": 200, "mean_ms": ..., "p95_ms": ..., "mean_candidates": ...,
-     "mean_cpu_ms": ..., "noise": "pro", "by_variant_mean_ms": {...}}
+     "mean_cpu_ms": ..., "noise": "pro", "by_variant_mean_ms": {...},
+     "version": ..., "command": ...}
 
 ``mean_ms`` and ``p95_ms`` are wall time per call; ``mean_cpu_ms`` is the
 calling thread's CPU time, which is what a call costs when other jobs share
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import statistics
 import sys
 import time
@@ -108,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(digest(a.limit, a.noise)))
         return 0
     out = measure(a.limit, a.noise, a.repeats)
+    from piramida.eval.version import code_version
+
+    # What made the figures, for a results file.
+    out["version"] = code_version()
+    out["command"] = shlex.join(["python", "-m", "bench.candidates", *(argv if argv is not None else sys.argv[1:])])
     if a.json:
         print(json.dumps(out))
     else:

@@ -58,6 +58,7 @@ def test_bench_candidates_json_report() -> None:
     rep = json.loads(result.stdout.strip().splitlines()[-1])
     assert rep["positions"] == 2
     assert rep["mean_ms"] > 0 and rep["p95_ms"] >= 0 and rep["mean_candidates"] >= 1
+    assert rep["version"] and "--limit 2" in rep["command"]
 
 
 def test_bench_candidates_refuses_an_unknown_preset_in_one_line() -> None:
