@@ -159,6 +159,29 @@ class Store:
             row = db.execute("SELECT id FROM tournaments WHERE key = ?", (key,)).fetchone()
         return int(row["id"])
 
+    def tournament_id(self, config: Mapping[str, Any]) -> int | None:
+        """The id of the tournament with this configuration, or None."""
+        row = self.db.execute("SELECT id FROM tournaments WHERE key = ?", (config_key(config),)).fetchone()
+        return None if row is None else int(row["id"])
+
+    def resize(self, config: Mapping[str, Any]) -> int | None:
+        """Give the stored tournament that differs from ``config`` only in
+        its number of pairs ``config``'s number, keeping its games; its id,
+        or None when there is none. A sequential test rerun with another cap
+        then continues the same sequence: pair k's rack and noise depend on
+        the seed and k alone, not on how many pairs there are."""
+        same = {k: v for k, v in config.items() if k != "pairs"}
+        for t in self.tournaments():
+            old = {k: v for k, v in t["config"].items() if k != "pairs"}
+            if old == same and t["config"].get("pairs") != config.get("pairs"):
+                with self._tx() as db:
+                    db.execute(
+                        "UPDATE tournaments SET key = ?, config = ? WHERE id = ?",
+                        (config_key(config), json.dumps(config, sort_keys=True), t["id"]),
+                    )
+                return int(t["id"])
+        return None
+
     def tournaments(self) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM tournaments ORDER BY id").fetchall()
         return [dict(r) | {"config": json.loads(r["config"])} for r in rows]

@@ -142,12 +142,15 @@ def register(app: typer.Typer) -> None:
             fail(f"--elo1 must be above --elo0, got {elo0} and {elo1}")
         check_out_file(db, "--db")
         cfg = TournamentConfig((agent_a, agent_b), (variant,), max_pairs, noise, seed, "gauntlet")
+        with Store(db) as store:
+            if store.tournament_id(cfg.to_dict()) is None:
+                store.resize(cfg.to_dict())  # a rerun with another cap continues the sequence
         result: dict[str, Any] = {}
         while True:
             tid, _ = run_tournament(cfg, db, workers=workers, address=address, command=_command(), limit=2 * batch)
             with Store(db) as store:
                 ids = {v: k for k, v in store.agents(tid).items()}
-                games = store.games(tid)
+                games = [g for g in store.games(tid) if g["pair"] < max_pairs]
             st = pairing_stats(games, ids[agent_a], ids[agent_b])
             result = sprt_result(tuple(st["pentanomial"]), elo0, elo1, alpha, beta)
             if progress:

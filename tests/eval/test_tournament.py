@@ -179,3 +179,24 @@ def test_cli_sprt_json_records_what_the_decision_rests_on_and_resumes(tmp_path: 
     with Store(db) as store:
         assert len(store.games(1)) == played  # decided or capped: nothing more is played
     assert again["pentanomial"] == out["pentanomial"]
+
+
+def test_cli_sprt_rerun_with_a_larger_cap_continues_the_same_sequence(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    base = ["sprt", "greedy", "random", "--variant", "free", "--elo0", "0", "--elo1", "1", "--batch", "1",
+            "--seed", "3", "--db", str(db), "--json", "--no-progress"]
+    first = json.loads(runner.invoke(app, [*base, "--max-pairs", "1"]).stdout)
+    assert first["pairs"] == 1 and first["result"] == "none"
+    with Store(db) as store:
+        (before,) = [(g["pair"], g["swap"], g["winner"], g["shots"], g["created"]) for g in store.games(1) if g["swap"] == 0]
+    res = runner.invoke(app, [*base, "--max-pairs", "2"])
+    assert res.exit_code == 0, res.output
+    second = json.loads(res.stdout)
+    with Store(db) as store:
+        assert len(store.tournaments()) == 1  # the same sequence, grown, not a second one
+        games = store.games(1)
+    assert second["pairs"] == 2 and len(games) == 4
+    assert [(g["pair"], g["swap"], g["winner"], g["shots"], g["created"]) for g in games if g["pair"] == 0 and g["swap"] == 0] == [before]
+    # A fresh run straight to two pairs plays the same racks to the same results.
+    fresh = json.loads(runner.invoke(app, [*base, "--max-pairs", "2", "--db", str(tmp_path / "f.sqlite")]).stdout)
+    assert fresh["pentanomial"] == second["pentanomial"]
