@@ -72,6 +72,10 @@ from piramida.env.shot import Shot
 #: most any candidate gets.
 FIRST_SAMPLES = 8
 MAX_SAMPLES = 256
+#: Samples between two looks at the clock under a wall-clock budget.
+TIME_CHUNK = 32
+#: Samples valued together (one value-network call) under a wall-clock budget.
+VALUE_CHUNK = 64
 #: Candidates a policy prior (``prior``) lets through to the samples.
 PRIOR_TOP = 4
 POCKET_NAMES = {
@@ -365,13 +369,24 @@ class PlannerAgent:
             taken = {id(c): c.n for c in alive}
             for c in alive:
                 need = min(k, self.n_samples) - taken[id(c)]
-                if need <= 0:
-                    continue
-                seeds = self._seeds(ctx, taken[id(c)], need)
-                results = simulate_many(ctx.simulate, [c.shot] * need, self.noise, seeds)
-                ctx.budget.used += need
-                taken[id(c)] += need
-                judged += [(c, self._judge(ctx, res)) for res in results]
+                while need > 0:
+                    # A stroke count is met after whole batches (reproducible
+                    # anywhere); a wall-clock budget is looked at every
+                    # TIME_CHUNK samples, or a late round's batch of
+                    # thousands would overrun it.
+                    n = need if ctx.budget.n_sims is not None else min(need, TIME_CHUNK)
+                    seeds = self._seeds(ctx, taken[id(c)], n)
+                    results = simulate_many(ctx.simulate, [c.shot] * n, self.noise, seeds)
+                    ctx.budget.used += n
+                    taken[id(c)] += n
+                    need -= n
+                    judged += [(c, self._judge(ctx, res)) for res in results]
+                    if ctx.budget.n_sims is None and len(judged) >= VALUE_CHUNK:
+                        # Valuing is part of the time: not all of it after the clock ran out.
+                        self._record(ctx, judged)
+                        judged = []
+                    if ctx.budget.spent():
+                        break
                 if ctx.budget.spent() and all(taken[id(x)] > 0 for x in alive):
                     break
             self._record(ctx, judged)

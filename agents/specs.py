@@ -137,6 +137,9 @@ KEYS: dict[str, dict[str, Key]] = {
         "prior": Key("prior", _file, "a policy file: sample only the candidates it likes best (models/free_policy.pt)"),
         "top": Key("prior_top", _positive_int, "how many candidates a prior lets through (default 4)"),
         "gen": Key("gen_share", _share, "share of the budget finding candidates may use (default 0.5)"),
+        "samples": Key(
+            "n_samples", _positive_int, "the most noisy samples one candidate gets (default 256; raise it so a long budget is spent)"
+        ),
     },
     "policy": {
         "path": Key("path", _file, "a policy file written by piramida export (models/free_policy.pt)"),

@@ -336,3 +336,17 @@ def test_simulate_many_refuses_only_what_the_physics_refuses() -> None:
 
     with pytest.raises(TypeError):
         planner_module.simulate_many(broken, [shot], None, [1])
+
+
+def test_the_samples_key_caps_the_samples_a_candidate_gets() -> None:
+    """``planner:samples=N``: successive halving stops when the last two
+    candidates have N samples each, budget left or not (a long wall-clock
+    budget needs a larger cap to be spent)."""
+    from piramida.agents.specs import parse_spec
+
+    view = GameView.of(_game("combined", 1.2, 0.6))
+    capped = parse_spec("planner:sims=3000:samples=16").build({"seed": 2})
+    wide = parse_spec("planner:sims=3000").build({"seed": 2})
+    assert capped.n_samples == 16 and wide.n_samples == 256
+    assert max(p.samples for p in capped.plan(view, top=8)) == 16
+    assert max(p.samples for p in wide.plan(view, top=8)) > 16

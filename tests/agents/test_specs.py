@@ -34,7 +34,7 @@ def test_built_agents_take_the_options() -> None:
         ("", "agent spec is NAME"),
         ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
         ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: noise\)"),
-        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, gen\)"),
+        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, gen, samples\)"),
         ("planner:budget", "expected key=value"),
         ("planner:budget=fast", "budget must look like"),
         ("planner:budget=0s", "more than 0"),
@@ -74,3 +74,4 @@ def test_planner_seed_key_changes_its_seeds_and_zero_changes_nothing():
     again = parse_spec("planner:sims=30:seed=7").build()
     again.reset(123)
     assert again.seed == salted.seed
+
