@@ -91,6 +91,10 @@ def brier(p: np.ndarray, outcome: np.ndarray) -> float:
     return float(np.mean((p - outcome) ** 2)) if len(p) else math.nan
 
 
+def rmse(pred: np.ndarray, target: np.ndarray) -> float:
+    return float(np.sqrt(np.mean((pred - target) ** 2))) if len(pred) else math.nan
+
+
 def train_value(
     cfg: ValueTrainConfig,
     data_dirs: Sequence[str | Path],
@@ -128,11 +132,13 @@ def train_value(
     history: list[dict[str, float]] = []
     t0 = time.perf_counter()
 
-    def predict(rows: np.ndarray) -> np.ndarray:
+    def predict(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(win chance, margin) of ``rows``, as the planner will score them."""
         net.eval()
-        win, _ = mirrored_win(net, balls[rows], globs[rows])  # as the planner will score them
+        with torch.no_grad():
+            win, marg = mirrored_win(net, balls[rows], globs[rows])
         net.train()
-        return win.numpy()
+        return win.numpy(), marg.numpy()
 
     for epoch in range(1, cfg.epochs + 1):
         order = rng.permutation(idx_tr)
@@ -151,7 +157,10 @@ def train_value(
             total += loss.item() * len(rows)
         row = {"epoch": float(epoch), "train_loss": total / len(order)}
         if ho.any():
-            row["holdout_brier"] = brier(predict(np.flatnonzero(ho)), data["outcome"][ho])
+            win, marg = predict(np.flatnonzero(ho))
+            row["holdout_brier"] = brier(win, data["outcome"][ho])
+            if points:
+                row["holdout_margin_rmse"] = rmse(marg, margin[ho])
         history.append(row)
         if on_epoch is not None:
             on_epoch(epoch, row)
@@ -163,6 +172,15 @@ def train_value(
         "holdout_brier": history[-1].get("holdout_brier", math.nan),
         "holdout_base_rate_brier": brier(np.full(int(ho.sum()), float(data["outcome"][tr].mean())), data["outcome"][ho]),
         "train_s": round(time.perf_counter() - t0, 2),
+        **(
+            {
+                # The margin head against the train frames' mean margin.
+                "holdout_margin_rmse": history[-1].get("holdout_margin_rmse", math.nan),
+                "holdout_margin_base_rmse": rmse(np.full(int(ho.sum()), float(margin[tr].mean())), margin[ho]),
+            }
+            if points
+            else {}
+        ),
         "data": [str(Path(d)) for d in data_dirs],
     }
     meta = {
@@ -180,4 +198,4 @@ def _finite(d: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
 
 
-__all__ = ["HOLDOUT", "ValueTrainConfig", "ValueTrainError", "brier", "check_fit", "split", "targets", "train_value"]
+__all__ = ["HOLDOUT", "ValueTrainConfig", "ValueTrainError", "brier", "check_fit", "rmse", "split", "targets", "train_value"]

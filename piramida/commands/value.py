@@ -100,9 +100,10 @@ def register(app: typer.Typer) -> None:
 
         def show(epoch: int, row: dict[str, float]) -> None:
             if progress:
-                ho = row.get("holdout_brier")
+                ho, mr = row.get("holdout_brier"), row.get("holdout_margin_rmse")
                 typer.echo(f"epoch {epoch}/{epochs}  loss {row['train_loss']:.4f}"
-                           + ("" if ho is None else f"  held-out Brier {ho:.4f}"), err=True)
+                           + ("" if ho is None else f"  held-out Brier {ho:.4f}")
+                           + ("" if mr is None else f"  margin RMSE {mr:.2f}"), err=True)
 
         cfg = ValueTrainConfig(variant, epochs=epochs, mix=mix, hidden=hidden, seed=seed)
         report = run(cfg, data, out, on_epoch=show)
@@ -110,4 +111,6 @@ def register(app: typer.Typer) -> None:
             print_json(report)
         else:
             typer.echo(f"wrote {out}: {report['positions']} positions of {report['frames']} frames; held-out Brier "
-                       f"{report['holdout_brier']:.4f} (base rate {report['holdout_base_rate_brier']:.4f})")
+                       f"{report['holdout_brier']:.4f} (base rate {report['holdout_base_rate_brier']:.4f})"
+                       + (f"; margin RMSE {report['holdout_margin_rmse']:.2f} (the mean's "
+                          f"{report['holdout_margin_base_rmse']:.2f})" if "holdout_margin_rmse" in report else ""))

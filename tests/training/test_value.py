@@ -192,6 +192,7 @@ def test_train_value_learns_from_the_shards_and_writes_a_file_the_planner_reads(
 
     rep = json.loads(res.stdout)
     assert rep["frames"] == 40 and rep["holdout_positions"] > 0
+    assert "holdout_margin_rmse" not in rep  # free pyramid has no margin to learn
     # Better than guessing the base rate on held-out frames.
     assert rep["holdout_brier"] < rep["holdout_base_rate_brier"]
     data = torch.load(pt, weights_only=True)
@@ -206,3 +207,17 @@ def test_train_value_learns_from_the_shards_and_writes_a_file_the_planner_reads(
     assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "no self-play shards" in res.stderr
     res = runner.invoke(app, ["selfplay", "--agents", "greedy", "--out", str(tmp_path / "y")])
     assert res.exit_code == 2 and res.stderr.count("\n") == 1
+
+
+def test_in_a_points_game_the_margin_head_beats_the_mean_margin_on_held_out_frames(tmp_path: Path) -> None:
+    """classic71: the network's second output, the shooter's final margin,
+    is trained and reported on held-out frames against the train frames'
+    mean margin."""
+    from piramida.training.selfplay import SelfPlayConfig, run_selfplay
+    from piramida.training.value_train import ValueTrainConfig, train_value
+
+    out = tmp_path / "sp"
+    run_selfplay(SelfPlayConfig(("greedy", "greedy"), "classic71", 20, seed=3), out)
+    rep = train_value(ValueTrainConfig("classic71", epochs=30, hidden=16), [out], tmp_path / "v.pt")
+    assert rep["holdout_positions"] > 0
+    assert rep["holdout_margin_rmse"] < rep["holdout_margin_base_rmse"]

@@ -36,21 +36,23 @@ def _win(model: object, pos: Position) -> float:
 #: Seven balls on the shooter's shelf, one needed; ball 9 hangs in the jaws
 #: of the rear-left corner, the cue ball straight behind it.
 WON = {
-    "free": _position("free", {"0": [0.25, 3.30], "9": [0.06, 3.49], "10": [1.2, 1.0], "11": [1.5, 0.6],
-                               "12": [0.9, 1.9], "13": [1.3, 2.8], "14": [0.4, 0.7], "15": [1.0, 0.3]},
-                      [["1", "2", "3", "4", "5", "6", "7"], ["8"]]),
+    v: _position(v, {"0": [0.25, 3.30], "9": [0.06, 3.49], "10": [1.2, 1.0], "11": [1.5, 0.6],
+                     "12": [0.9, 1.9], "13": [1.3, 2.8], "14": [0.4, 0.7], "15": [1.0, 0.3]},
+                 [["1", "2", "3", "4", "5", "6", "7"], ["8"]])
+    for v in SHIPPED
 }
 #: Nothing potted yet, the opponent needs one; the shooter's balls are
 #: frozen to the cushions far from the pockets.
 LOST = {
-    "free": _position("free", {"0": [0.8875, 0.7], "1": [0.035, 1.2], "2": [1.74, 2.4], "3": [0.035, 2.6],
-                               "4": [1.74, 1.0], "5": [0.6, 3.515], "6": [1.2, 0.035], "7": [0.035, 0.8],
-                               "8": [1.74, 2.9]},
-                      [[], ["9", "10", "11", "12", "13", "14", "15"]]),
+    v: _position(v, {"0": [0.8875, 0.7], "1": [0.035, 1.2], "2": [1.74, 2.4], "3": [0.035, 2.6],
+                     "4": [1.74, 1.0], "5": [0.6, 3.515], "6": [1.2, 0.035], "7": [0.035, 0.8],
+                     "8": [1.74, 2.9]},
+                 [[], ["9", "10", "11", "12", "13", "14", "15"]])
+    for v in SHIPPED
 }
 
 
-@pytest.mark.parametrize("variant", ["free"])
+@pytest.mark.parametrize("variant", sorted(SHIPPED))
 def test_a_won_table_is_worth_nearly_one_and_a_lost_one_nearly_nothing(variant: str) -> None:
     from piramida.agents.value_net import ValueModel
 
