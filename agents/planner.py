@@ -35,6 +35,7 @@ the offender shoot", which uses the planner's own value.
 from __future__ import annotations
 
 import math
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -74,8 +75,6 @@ FIRST_SAMPLES = 8
 MAX_SAMPLES = 256
 #: Samples between two looks at the clock under a wall-clock budget.
 TIME_CHUNK = 32
-#: Samples valued together (one value-network call) under a wall-clock budget.
-VALUE_CHUNK = 64
 #: Candidates a policy prior (``prior``) lets through to the samples.
 PRIOR_TOP = 4
 POCKET_NAMES = {
@@ -360,6 +359,9 @@ class PlannerAgent:
         k = FIRST_SAMPLES if self.noise is not None else 1
         for c in alive:
             c.values.clear()
+        #: Seconds valuing one sample took in the last round: under a
+        #: wall-clock budget the round's valuation is part of the time.
+        per_sample = 0.0
         while True:
             for c in alive:
                 c.rounds += 1
@@ -367,6 +369,7 @@ class PlannerAgent:
             # together at its end (one call of a value network a round).
             judged: list[tuple[Arm, Any]] = []
             taken = {id(c): c.n for c in alive}
+            stop = False
             for c in alive:
                 need = min(k, self.n_samples) - taken[id(c)]
                 while need > 0:
@@ -381,16 +384,16 @@ class PlannerAgent:
                     taken[id(c)] += n
                     need -= n
                     judged += [(c, self._judge(ctx, res)) for res in results]
-                    if ctx.budget.n_sims is None and len(judged) >= VALUE_CHUNK:
-                        # Valuing is part of the time: not all of it after the clock ran out.
-                        self._record(ctx, judged)
-                        judged = []
-                    if ctx.budget.spent():
+                    stop = ctx.budget.spent(reserve_s=len(judged) * per_sample)
+                    if stop:
                         break
-                if ctx.budget.spent() and all(taken[id(x)] > 0 for x in alive):
+                if stop and all(taken[id(x)] > 0 for x in alive):
                     break
+            t0 = time.perf_counter()
             self._record(ctx, judged)
-            if ctx.budget.spent() or self.noise is None:
+            if judged:
+                per_sample = (time.perf_counter() - t0) / len(judged)
+            if stop or ctx.budget.spent() or self.noise is None:
                 break
             if len(alive) > 2:
                 # Keep two to the end: the last samples go to telling the

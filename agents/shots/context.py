@@ -50,12 +50,14 @@ class Budget:
         self.n_sims = n_sims
         self.used = 0
 
-    def spent(self, share: float = 1.0) -> bool:
+    def spent(self, share: float = 1.0, reserve_s: float = 0.0) -> bool:
+        """Whether ``share`` of the budget is used; with a wall-clock budget,
+        ``reserve_s`` more seconds of work still to come count as used."""
         if self.n_sims is not None:
             return self.used >= self.n_sims * share
         if self.budget_s is None:
             return False
-        return time.perf_counter() - self.t0 >= self.budget_s * share
+        return time.perf_counter() - self.t0 + reserve_s >= self.budget_s * share
 
 
 class Context:

@@ -350,3 +350,14 @@ def test_the_samples_key_caps_the_samples_a_candidate_gets() -> None:
     assert capped.n_samples == 16 and wide.n_samples == 256
     assert max(p.samples for p in capped.plan(view, top=8)) == 16
     assert max(p.samples for p in wide.plan(view, top=8)) > 16
+
+
+def test_a_wall_clock_budget_counts_work_still_to_come_and_a_stroke_count_does_not() -> None:
+    clock = Budget(60.0, None)
+    assert not clock.spent() and clock.spent(reserve_s=61.0) and clock.spent(0.5, reserve_s=31.0)
+    count = Budget(None, 10)
+    count.used = 9
+    assert not count.spent(reserve_s=1e9)  # a stroke count is met by strokes alone
+    count.used = 10
+    assert count.spent()
+
