@@ -11,8 +11,10 @@ self-play folders. On each, with the frame's outcome for the shooter:
   from ``PotModel``: what the planner uses in free pyramid);
 - ``base``: the training frames' base rate, a constant;
 - ``turn``: the turn value ``unit * (1.5 p - 0.5)`` of the table (the
-  planner's value outside free pyramid). It is not a probability, so it
-  gets no Brier score, only the rank measure (AUC) all of them get.
+  planner's value outside free pyramid). It is not a probability: its
+  Brier score is that of the logistic map ``sigmoid(a * turn + b)`` fitted
+  on (up to ``FIT_POSITIONS`` of) the training frames' positions, the best
+  chance a monotone reading of it gives; its AUC needs no map.
 
 Prints one JSON object (Brier score, AUC and the reliability table per
 model) and with ``--png`` draws the reliability diagram::
@@ -95,6 +97,26 @@ def hand_made(positions: np.ndarray, variant: str, noise: str) -> tuple[np.ndarr
     return np.array(race), np.array(turn)
 
 
+#: Training positions the turn value's logistic map is fitted on.
+FIT_POSITIONS = 3000
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, iters: int = 50) -> tuple[float, float]:
+    """(a, b) of ``sigmoid(a x + b)`` with the least log loss on (x, y), by
+    Newton's method (a small ridge keeps it finite on separable data)."""
+    w = np.zeros(2)
+    X = np.column_stack([x, np.ones_like(x)])
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-(X @ w)))
+        grad = X.T @ (p - y) + 1e-6 * w
+        hess = (X * (p * (1 - p))[:, None]).T @ X + 1e-6 * np.eye(2)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return float(w[0]), float(w[1])
+
+
 def measure(model_path: str, data: list[str], noise: str = "pro") -> dict[str, Any]:
     from piramida.agents.value_net import ValueModel
     from piramida.training.selfplay import load_shards
@@ -117,7 +139,19 @@ def measure(model_path: str, data: list[str], noise: str = "pro") -> dict[str, A
     }
     for name, p in (("net", net), ("race", race), ("base", base)):
         rep[name] = {"brier": brier(p, outcome), "auc": auc(p, outcome), "reliability": reliability(p, outcome)}
-    rep["turn"] = {"brier": None, "auc": auc(turn, outcome)}
+    fit_rows = np.flatnonzero(tr)
+    if len(fit_rows) > FIT_POSITIONS:
+        fit_rows = np.sort(np.random.default_rng(0).choice(fit_rows, FIT_POSITIONS, replace=False))
+    _, turn_fit = hand_made(d["position"][fit_rows], model.variant, noise)
+    a, b = fit_logistic(turn_fit, d["outcome"][fit_rows].astype(float))
+    turn_p = 1.0 / (1.0 + np.exp(-(a * turn + b)))
+    rep["turn"] = {
+        "brier": brier(turn_p, outcome),
+        "auc": auc(turn, outcome),
+        "logistic": [a, b],
+        "fit_positions": int(len(fit_rows)),
+        "reliability": reliability(turn_p, outcome),
+    }
     return rep
 
 
@@ -141,7 +175,8 @@ def draw(rep: dict[str, Any], path: str) -> None:
     ax.set_xlabel("predicted chance that the shooter wins the frame")
     ax.set_ylabel("observed share of frames won")
     ax.set_title(f"{rep['variant']}: {rep['holdout_positions']} held-out positions of {rep['holdout_frames']} frames\n"
-                 f"(base rate Brier {rep['base']['brier']:.3f}; turn value AUC {rep['turn']['auc']:.3f})", fontsize=9)
+                 f"(base rate Brier {rep['base']['brier']:.3f}; turn value, fitted map: Brier "
+                 f"{rep['turn']['brier']:.3f}, AUC {rep['turn']['auc']:.3f})", fontsize=9)
     ax.legend(fontsize=8, loc="upper left")
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)

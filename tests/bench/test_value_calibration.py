@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 
-from bench.value_calibration import auc, reliability
+from bench.value_calibration import auc, fit_logistic, reliability
 
 
 def test_auc_is_the_share_of_won_lost_pairs_ranked_right_ties_half() -> None:
@@ -27,3 +27,14 @@ def test_reliability_bins_cover_every_prediction_once() -> None:
     assert len(rows) == 10 and sum(r["n"] for r in rows) == len(p)
     assert rows[0]["n"] == 2 and rows[0]["observed"] == 0.5 and abs(rows[0]["predicted"] - 0.025) < 1e-12
     assert rows[9]["n"] == 2 and rows[9]["observed"] == 1.0
+
+
+def test_the_logistic_map_recovers_the_slope_and_offset_it_was_drawn_from() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(0.0, 2.0, 20000)
+    y = (rng.random(len(x)) < 1.0 / (1.0 + np.exp(-(0.8 * x - 0.5)))).astype(float)
+    a, b = fit_logistic(x, y)
+    assert abs(a - 0.8) < 0.05 and abs(b + 0.5) < 0.05
+    # A value that says nothing maps to the base rate.
+    a0, b0 = fit_logistic(np.zeros(1000), np.r_[np.ones(300), np.zeros(700)])
+    assert abs(1.0 / (1.0 + np.exp(-b0)) - 0.3) < 1e-6
