@@ -107,7 +107,7 @@ def train_value(
     import torch
 
     from piramida.agents.value_net import build_net, save_value
-    from piramida.agents.value_net import mirrored as mirrored_win
+    from piramida.agents.value_net import mirrored as mirrored_net
     from piramida.agents.value_obs import mirror
 
     data = load_shards(data_dirs)
@@ -136,7 +136,7 @@ def train_value(
         """(win chance, margin) of ``rows``, as the planner will score them."""
         net.eval()
         with torch.no_grad():
-            win, marg = mirrored_win(net, balls[rows], globs[rows])
+            win, marg = mirrored_net(net, balls[rows], globs[rows])
         net.train()
         return win.numpy(), marg.numpy()
 

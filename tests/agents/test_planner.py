@@ -360,4 +360,3 @@ def test_a_wall_clock_budget_counts_work_still_to_come_and_a_stroke_count_does_n
     assert not count.spent(reserve_s=1e9)  # a stroke count is met by strokes alone
     count.used = 10
     assert count.spent()
-

@@ -74,4 +74,3 @@ def test_planner_seed_key_changes_its_seeds_and_zero_changes_nothing():
     again = parse_spec("planner:sims=30:seed=7").build()
     again.reset(123)
     assert again.seed == salted.seed
-
