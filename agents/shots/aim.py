@@ -102,7 +102,7 @@ def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Tr
             tr = ctx.judge(shot, res)
             if tr is None:
                 return None
-            if tr.ruling.legal:
+            if tr.legal:
                 potted = tr
                 if err is None or abs(err) < tol:
                     break

@@ -239,7 +239,7 @@ def refine_bank(ctx: Context, line: PotLine, place: XY | None, v: float) -> Tria
         place,
         v,
         lambda tr: bank_miss(tr.result, line, aim),
-        lambda tr: pots(tr, line, ctx.called) and tr.ruling.legal,
+        lambda tr: pots(tr, line, ctx.called) and tr.legal,
         BANK_ITERS,
     )
 

@@ -435,8 +435,8 @@ def describe(ctx: Context, c: Candidate) -> Candidate:
     f[_INDEX["b"]] = c.shot.b
     f[_INDEX["from_hand"]] = float(c.shot.place is not None)
     if tr is not None:
-        after = tr.ruling.position
-        f[_INDEX["legal"]] = float(tr.ruling.legal)
+        after = tr.rest
+        f[_INDEX["legal"]] = float(tr.legal)
         f[_INDEX["value"]] = tr.value
         if c.shot.ball in after:
             x, y = after.xy(c.shot.ball)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from piramida.agents.base import GameView, NoLegalShotError, why_no_shot
@@ -24,21 +23,60 @@ from piramida.env.errors import PiramidaError
 from piramida.env.physics import ShotResult, Simulator
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.rules import get_referee
+from piramida.env.rules.base import Outcome
 from piramida.env.shot import Shot
 
 #: Variants where every shot names a ball and a pocket (docs/game_rules.md §5.6, §5.7).
 CALLED = ("classic71", "five_ball")
 
 
-@dataclass(frozen=True)
 class Trial:
-    """A simulated candidate: the shot, what happened, what the referee
-    said, and its value for the shooter (``Context.value``)."""
+    """A simulated candidate: the shot, what happened, whether the referee
+    passes it (``legal``), its value for the shooter (``Context.value``)
+    and the referee's ruling.
 
-    shot: Shot
-    result: ShotResult
-    ruling: Any
-    value: float
+    A search judges dozens of strokes a decision that end the same way (the
+    same ball first, the same balls into the same pockets). Where the
+    referee summarises a stroke's outcome (``outcome_key``) and a stroke
+    with that summary was already judged legal in this decision, its
+    legality and value are that ruling's (the referee's contract), and the
+    stroke's own ruling is made only when it is read."""
+
+    __slots__ = ("shot", "result", "value", "legal", "_ruling", "_judge")
+
+    def __init__(
+        self,
+        shot: Shot,
+        result: ShotResult,
+        ruling: Any,
+        value: float,
+        legal: bool | None = None,
+        judge: Callable[[], Any] | None = None,
+    ) -> None:
+        self.shot = shot
+        self.result = result
+        self.value = value
+        self.legal = bool(ruling.legal) if legal is None else legal
+        self._ruling = ruling
+        self._judge = judge
+
+    @property
+    def ruling(self) -> Any:
+        if self._ruling is None:
+            assert self._judge is not None
+            self._ruling = self._judge()
+        return self._ruling
+
+    @property
+    def rest(self) -> Position:
+        """A position with the balls where they rest after the ruling (only
+        its balls are meant): the ruling's position, or, while the ruling
+        is not made, the stroke's final position, which by the referee's
+        contract has the same balls."""
+        return self._ruling.position if self._ruling is not None else self.result.final
+
+    def __repr__(self) -> str:
+        return f"Trial(shot={self.shot!r}, value={self.value}, legal={self.legal})"
 
 
 class Budget:
@@ -89,6 +127,8 @@ class Context:
         self.best_p = 0.0
         #: Every stroke of the decision is played from ``pos``: packed once.
         self.simulate = Simulator(self.pos)
+        #: The value of each outcome key (``Referee.outcome_key``) judged legal so far.
+        self.outcomes: dict[tuple[Any, ...], float] = {}
 
     def cue_balls(self) -> tuple[str, ...]:
         if self.view.cue_balls:
@@ -135,12 +175,29 @@ class Context:
 
     def judge(self, shot: Shot, res: ShotResult) -> Trial | None:
         """The referee's trial of a simulated ``shot``, or None if it
-        refuses it."""
+        refuses it. A stroke whose outcome key was judged legal before in
+        this decision takes that ruling's value, and is judged only when
+        its ruling is read (``Trial``)."""
+        contact = res.first_contact(shot.ball)
+        outcome = Outcome(contact[0] if contact is not None else None, tuple(res.pocketed), tuple(res.off_table))
+        key = self.referee.outcome_key(self.pos, shot, outcome)
+        if key is not None:
+            known = self.outcomes.get(key)
+            if known is not None:
+                return Trial(shot, res, None, known, True, lambda: self.ruling(shot, res))
         try:
-            ruling = self.referee.judge(self.pos, shot, res.rule_events, res.final, (), self.state)
+            ruling = self.ruling(shot, res)
         except PiramidaError:
             return None
-        return Trial(shot, res, ruling, self.value(ruling))
+        value = self.value(ruling)
+        if key is not None and ruling.legal:
+            self.outcomes[key] = value
+        return Trial(shot, res, ruling, value)
+
+    def ruling(self, shot: Shot, res: ShotResult) -> Any:
+        """The referee's ruling on a simulated ``shot`` (``PiramidaError``
+        if it refuses it)."""
+        return self.referee.judge(self.pos, shot, res.rule_events, res.final, (), self.state)
 
     def judged(self, shot: Shot) -> Trial | None:
         """``trial`` without counting it (what describes a candidate, not

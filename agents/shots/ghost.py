@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from piramida.env.position import Position
 from piramida.env.table import Pocket, Table
@@ -114,22 +115,47 @@ def each_target(
         yield c, target, balls[target], others
 
 
-def pot_lines(
-    position: Position, struck: str, targets: Iterable[str] | None = None
-) -> list[PotLine]:
-    """Every geometrically open pot for ``struck``, easiest first."""
+class ObjectLeg(NamedTuple):
+    """The object ball's half of a pot, which does not depend on the struck
+    ball: target ``target`` at ``tp`` sent to ``aim`` in ``pocket`` (unit
+    direction ``u``, distance ``od``, ``approach`` degrees off the pocket
+    axis, ``window`` m of the mouth open at that angle), its ghost ball
+    and whether that lies on the bed, and the balls within a ball of its
+    path (``blockers``: the path is clear for a struck ball that is none
+    of them or the only one)."""
+
+    target: str
+    pocket: Pocket
+    tp: Point
+    aim: Point
+    od: float
+    u: Point
+    approach: float
+    window: float
+    ghost: Point
+    on_bed: bool
+    blockers: tuple[str, ...]
+
+
+#: The last position's legs: one decision asks for them once per struck ball
+#: (free pyramid: every ball) and per placement of a ball in hand.
+_LEGS: list[tuple[Position, dict[str, list[ObjectLeg]]]] = []
+
+
+def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
+    """Per target on the table, its ``ObjectLeg`` into each pocket whose
+    mouth is open at the angle it arrives (same position, same legs: the
+    last position's are kept)."""
+    if _LEGS and _LEGS[0][0] is position:
+        return _LEGS[0][1]
     t = position.table
     R = t.ball_radius
+    limit = 2 * R
     balls = position.ball_map
-    if struck not in balls:
-        return []
-    c = balls[struck]
-    out: list[PotLine] = []
-    for target in targets if targets is not None else balls:
-        if target == struck or target not in balls:
-            continue
-        tp = balls[target]
-        others_t = [xy for b, xy in balls.items() if b not in (struck, target)]
+    out: dict[str, list[ObjectLeg]] = {}
+    for target, tp in balls.items():
+        others = [(b, xy) for b, xy in balls.items() if b != target]
+        legs: list[ObjectLeg] = []
         for pocket in t.pockets.values():
             ap = aim_point(pocket, t)
             ox, oy = ap[0] - tp[0], ap[1] - tp[1]
@@ -144,6 +170,44 @@ def pot_lines(
             if window <= 0:
                 continue
             g = (tp[0] - 2 * R * ux, tp[1] - 2 * R * uy)
+            blockers = tuple(b for b, xy in others if _dist_point_segment(xy, tp, ap) < limit)
+            legs.append(
+                ObjectLeg(target, pocket, tp, ap, od, (ux, uy), approach, window, g, t.on_surface(*g), blockers)
+            )
+        out[target] = legs
+    _LEGS[:] = [(position, out)]
+    return out
+
+
+def pot_lines(
+    position: Position,
+    struck: str,
+    targets: Iterable[str] | None = None,
+    legs: dict[str, list[ObjectLeg]] | None = None,
+) -> list[PotLine]:
+    """Every geometrically open pot for ``struck``, easiest first.
+
+    ``legs``: the object legs (``object_legs``) of a position that differs
+    from ``position`` only by ``struck`` (a ball in hand placed), which
+    the legs of its targets do not depend on."""
+    t = position.table
+    R = t.ball_radius
+    balls = position.ball_map
+    if struck not in balls:
+        return []
+    if legs is None:
+        legs = object_legs(position)
+    c = balls[struck]
+    out: list[PotLine] = []
+    for target in targets if targets is not None else balls:
+        if target == struck or target not in balls:
+            continue
+        others_t = [xy for b, xy in balls.items() if b not in (struck, target)]
+        for leg in legs.get(target, ()):
+            if not leg.on_bed or any(b != struck for b in leg.blockers):
+                continue
+            ux, uy = leg.u
+            g = leg.ghost
             cx, cy = g[0] - c[0], g[1] - c[1]
             cd = math.hypot(cx, cy)
             if cd < 1e-9:
@@ -152,17 +216,16 @@ def pot_lines(
             cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
             if cut > MAX_CUT_DEG:
                 continue
-            if not t.on_surface(*g):
-                continue
-            if not path_clear(c, g, others_t, R) or not path_clear(tp, ap, others_t, R):
+            if not path_clear(c, g, others_t, R):
                 continue
             # The window as an angle seen from the target, shrunk by the cut's
             # error magnification and the cue ball's distance.
-            window_angle = window / od
+            od = leg.od
+            window_angle = leg.window / od
             difficulty = (1.0 + cd / max(od, 0.1)) / (max(window_angle, 1e-6) * max(cos_cut, 0.05))
             phi = math.degrees(math.atan2(cy, cx)) % 360.0
             out.append(
-                PotLine(struck, target, pocket.name, phi, cut, g, ap, cd, od, approach, difficulty)
+                PotLine(struck, target, leg.pocket.name, phi, cut, g, leg.aim, cd, od, leg.approach, difficulty)
             )
     out.sort(key=lambda p: p.difficulty)
     return out

@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 
 from piramida.agents.shots.context import Context
-from piramida.agents.shots.ghost import PotLine, aim_point, pot_lines
+from piramida.agents.shots.ghost import PotLine, aim_point, object_legs, pot_lines
 from piramida.env.errors import PiramidaError
 from piramida.env.position import Position
 
@@ -116,12 +116,15 @@ def hand_placements(ctx: Context, ball: str) -> list[XY]:
 def hand_lines(ctx: Context, ball: str) -> list[tuple[PotLine, XY]]:
     """The easiest placement's line for each (target, pocket)."""
     out: list[tuple[PotLine, XY]] = []
+    # The ball placed is the one struck: the targets' legs are the table's.
+    legs = object_legs(ctx.pos)
+    targets = targets_for(ctx, ball)
     for xy in hand_placements(ctx, ball):
         try:
             pos = placed(ctx, ball, xy)
         except PiramidaError:
             continue
-        out.extend((ln, xy) for ln in pot_lines(pos, ball, targets_for(ctx, ball)))
+        out.extend((ln, xy) for ln in pot_lines(pos, ball, targets, legs))
     best: dict[tuple[str, str], tuple[PotLine, XY]] = {}
     for ln, xy in out:
         key = (ln.target, ln.pocket)

@@ -136,7 +136,7 @@ def svoyak_miss(result: ShotResult, line: PotLine) -> float | None:
 
 def pots_struck(tr: Trial, line: PotLine) -> bool:
     """The struck ball went into the line's pocket on a legal shot."""
-    return bool(tr.ruling.legal) and (line.struck, line.pocket) in tr.result.pocketed
+    return tr.legal and (line.struck, line.pocket) in tr.result.pocketed
 
 
 def refine_svoyak(ctx: Context, line: PotLine, place: XY | None, v: float, **kw: Any) -> Trial | None:

@@ -15,7 +15,7 @@ import importlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from piramida.env.errors import IllegalShotError, UnknownVariantError
 from piramida.env.events import Event
@@ -57,6 +57,16 @@ class Judgement:
     notes: list[str] = field(default_factory=list)
 
 
+class Outcome(NamedTuple):
+    """What a stroke did, in the few words ``outcome_key`` reads: the ball
+    the struck ball touched first (None: none), the balls pocketed and
+    where, in the order they dropped, and the balls that left the table."""
+
+    first_contact: str | None
+    pocketed: tuple[tuple[str, str], ...]
+    off_table: tuple[str, ...]
+
+
 class Referee(Protocol):
     """What ``Game`` and the ``referee`` command need from a variant."""
 
@@ -80,6 +90,8 @@ class Referee(Protocol):
         extra_fouls: Iterable[str] = (),
         state: State | None = None,
     ) -> Ruling: ...
+
+    def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None: ...
 
     def choose(self, state: State, choice: str) -> State: ...
 
@@ -301,6 +313,37 @@ class BaseReferee:
             winner=j.state.winner,
             state=j.state,
         )
+
+    def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
+        """A summary of a shot's outcome from what the physics says in a
+        few words (``Outcome``), for a search that judges many strokes of
+        one decision. The log is one
+        the physics writes: no ball drops before the struck ball's first
+        contact (nothing else moves before it, and a struck ball that drops
+        touches nothing after).
+
+        The contract: two shots played from ``before`` in one frame state
+        whose keys are equal and not None, one of them judged legal, get
+        the same ruling but for where the balls rest: no fouls, the same
+        balls scored, score, winner and next player and kind, and nothing
+        re-spotted (the position's balls are the shot's final balls).
+        None: no summary is that cheap here (the default: a variant's rules
+        read more of the log). tests/env/rules/test_outcome_key.py checks the
+        contract against full rulings."""
+        return None
+
+    def pot_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
+        """The part of ``outcome_key`` every variant with item 20 shares: a
+        shot that pockets a ball after its first contact completes (item
+        20.1), so no cushion or centre-line event counts; nothing left the
+        table; no ball starts close enough to the cue ball for the push
+        test (item 19.2), the one common foul that reads where the cue ball
+        ends; not a break (item 12.1 reads cushions). None otherwise."""
+        if before.is_break or not outcome.pocketed or outcome.off_table or not self.needs_completion:
+            return None
+        if P.push_near(P.start_positions(before, shot), shot.ball, self.table):
+            return None
+        return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
 
     def fouls_position(self, before: Position) -> Position:
         """The position the common fouls are read from (five balls: never

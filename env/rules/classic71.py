@@ -21,10 +21,11 @@ Interpretations (docs/game_rules.md §5.6, §6), each pinned by a golden case:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from piramida.env.position import Position, object_ball_ids
 from piramida.env.rules import pyramid as P
-from piramida.env.rules.base import BaseReferee, Judgement, make_state, register_game
+from piramida.env.rules.base import BaseReferee, Judgement, Outcome, make_state, register_game
 from piramida.env.rules.options import COMMON_OPTIONS, GameType, Option
 from piramida.env.rules.ruling import Next, Pending, State
 from piramida.env.shot import Shot
@@ -60,6 +61,16 @@ class ClassicReferee(BaseReferee):
             raise bad("classic pyramid: every shot but the break needs a call (call=BALL:POCKET)")
         if shot.call[0] not in position or shot.call[0] == "0":
             raise bad(f"called ball {shot.call[0]} is not an object ball on the table")
+
+    def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
+        """``BaseReferee.pot_key`` where the called ball drops in the called
+        pocket and the cue ball stays up: a legal shot then scores every
+        ball it pocketed and re-spots none (§5.6)."""
+        if shot.call is None or (shot.call[0], shot.call[1]) not in outcome.pocketed:
+            return None
+        if any(b == "0" for b, _ in outcome.pocketed):
+            return None
+        return self.pot_key(before, shot, outcome)
 
     def rule(self, before: Position, shot: Shot, facts: P.ShotFacts, fouls: set[str], state: State) -> Judgement:
         shooter, opp = before.to_move, 1 - before.to_move

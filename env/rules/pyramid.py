@@ -323,6 +323,18 @@ def legal_completion(
 
 
 # ------------------------------------------------------------------------ push
+def push_near(start: Mapping[str, XY], cue: str, table: Table) -> list[tuple[str, float, float]]:
+    """The balls whose surface lies within ``PUSH_GAP_RADII`` ball radii of
+    the cue ball's when the shot starts: the only ones ``is_push`` reads."""
+    r = table.ball_radius
+    cx, cy = start[cue]
+    return [
+        (b, x, y)
+        for b, (x, y) in start.items()
+        if b != cue and math.hypot(x - cx, y - cy) - 2 * r <= PUSH_GAP_RADII * r + 1e-12
+    ]
+
+
 def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     """The frozen-ball test of item 19.2 (docs/game_rules.md §3), also used for double
     hit and press.
@@ -341,11 +353,7 @@ def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     r = table.ball_radius
     cx, cy = facts.start[facts.cue]
     # Most shots start with no ball that close: the log is read only when one is.
-    near = [
-        (b, x, y)
-        for b, (x, y) in facts.start.items()
-        if b != facts.cue and math.hypot(x - cx, y - cy) - 2 * r <= PUSH_GAP_RADII * r + 1e-12
-    ]
+    near = push_near(facts.start, facts.cue, table)
     if not near:
         return False
     dx, dy = shot.direction

@@ -10,9 +10,10 @@ offender's shelf back to the table, owed when his shelf is empty), the
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from piramida.env.position import Position
-from piramida.env.rules.base import BaseReferee, Judgement, make_state
+from piramida.env.rules.base import BaseReferee, Judgement, Outcome, make_state
 from piramida.env.rules.pyramid import ShotFacts
 from piramida.env.rules.ruling import (
     BALL_IN_HAND_ANYWHERE,
@@ -87,6 +88,14 @@ class ShelfReferee(BaseReferee):
         return "no ball is on the table"
 
     # --------------------------------------------------------------- judge
+    def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
+        """``BaseReferee.pot_key`` where no ball is owed: nothing is
+        re-spotted on a legal shot then, and the rest of the ruling reads
+        only which balls dropped where."""
+        if before.owed[before.to_move]:
+            return None
+        return self.pot_key(before, shot, outcome)
+
     def rule(self, before: Position, shot: Shot, facts: ShotFacts, fouls: set[str], state: State) -> Judgement:
         cue = facts.cue
         shooter, opp = before.to_move, 1 - before.to_move

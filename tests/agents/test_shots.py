@@ -4,6 +4,8 @@ documented layout; the skill enters through the preset's pot model."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from piramida.agents.shots import FEATURES, GREEDY, LAYOUT_VERSION, Budget, cand
 from piramida.agents.shots.candidates import column
 from piramida.env.game import Game
 from piramida.env.position import Position, ball_ids
+from piramida.env.shot import Shot
 from piramida.env.table import POCKETS
 from piramida.env.view import GameView
 
@@ -78,3 +81,53 @@ def test_a_break_has_break_candidates_and_the_budget_counts_the_search() -> None
     got = candidates(GameView.of(game), "pro", budget=budget)
     assert got and all(c.kind == "break" for c in got)
     assert budget.used > 0
+
+
+def _count_rulings(ctx: Any) -> dict[str, int]:
+    """Count the trials ``ctx`` judges and the rulings it makes."""
+    made = {"rulings": 0, "trials": 0}
+    rule, judge = ctx.ruling, ctx.judge
+
+    def counting_ruling(shot: Shot, res: Any) -> Any:
+        made["rulings"] += 1
+        return rule(shot, res)
+
+    def counting_judge(shot: Shot, res: Any) -> Any:
+        made["trials"] += 1
+        return judge(shot, res)
+
+    ctx.ruling, ctx.judge = counting_ruling, counting_judge
+    return made
+
+
+@pytest.mark.parametrize("variant", ["free", "combined", "moscow"])
+def test_trials_ruled_by_outcome_key_have_the_referees_value(variant: str) -> None:
+    """A search's strokes that end like one already judged legal take its
+    value without a ruling of their own (``Referee.outcome_key``); every
+    candidate's trial still has the value, legality and resting balls the
+    referee gives it, and fewer rulings are made than strokes judged."""
+    import json
+    from pathlib import Path
+
+    from piramida.agents.shots import PLANNER
+    from piramida.agents.shots.candidates import generate
+    from piramida.agents.shots.context import Context
+    from piramida.agents.shots.probability import PotModel
+
+    ref = Path(__file__).resolve().parents[2] / "bench" / "positions" / "reference.jsonl"
+    rows = [json.loads(line) for line in ref.read_text().splitlines() if line.strip()]
+    positions = [Position.from_dict(r["position"]) for r in rows]
+    positions = [p for p in positions if p.variant == variant and not p.is_break][:4]
+    assert positions
+    for pos in positions:
+        view = GameView.for_position(pos)
+        ctx = Context(view, None, PotModel.of("pro"))
+        made = _count_rulings(ctx)
+        got = generate(ctx, PLANNER)
+        assert made["rulings"] < made["trials"]
+        fresh = Context(view, None, PotModel.of("pro"))
+        for c in got:
+            assert c.trial is not None
+            full = fresh.ruling(c.shot, c.trial.result)
+            assert c.trial.value == fresh.value(full) and c.trial.legal == full.legal
+            assert c.trial.rest.balls == full.position.balls

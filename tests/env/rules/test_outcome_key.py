@@ -1,0 +1,208 @@
+"""``Referee.outcome_key``'s contract: two shots from one position and state
+with equal keys, one judged legal, get the same ruling but for where the
+balls rest, and nothing is re-spotted.
+
+Checked on random outcomes (the stand-in physics of the property tests)
+changed in everything the key leaves out - where the balls come to rest,
+cushion and centre-line events after the first contact - and on real
+strokes of the physics grouped by their keys."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from random_outcomes import random_outcome
+
+from piramida.env.errors import PiramidaError
+from piramida.env.events import Event
+from piramida.env.physics import Simulator
+from piramida.env.position import Position, cue_ball_of
+from piramida.env.rules import get_referee
+from piramida.env.rules.base import Outcome
+from piramida.env.shot import Shot
+from piramida.env.table import CUSHIONS
+
+REFERENCE = Path(__file__).resolve().parents[3] / "bench" / "positions" / "reference.jsonl"
+SHELF = ("free", "combined", "moscow", "nevskaya", "dynamic")
+
+
+def _positions(variants: tuple[str, ...]) -> list[Position]:
+    rows = [json.loads(line) for line in REFERENCE.read_text().splitlines() if line.strip()]
+    out = [Position.from_dict(r["position"]) for r in rows]
+    return [p for p in out if p.variant in variants]
+
+
+def _key(ref: Any, pos: Position, shot: Shot, events: list[Event]) -> Any:
+    """The key of a log as the physics writes it; None for a log that
+    drops a ball before the struck ball's first contact."""
+    first = None
+    for e in events:
+        if e.type == "pocket" and first is None:
+            return None
+        if e.type == "ball_ball" and shot.ball in e.balls:
+            first = e.balls[0] if e.balls[1] == shot.ball else e.balls[1]
+            break
+    pocketed = [(e.balls[0], str(e.pocket)) for e in events if e.type == "pocket"]
+    off = [e.balls[0] for e in events if e.type == "off_table"]
+    return ref.outcome_key(pos, shot, Outcome(first, tuple(pocketed), tuple(off)))
+
+
+def _same_but_rest(r1: Any, r2: Any) -> None:
+    assert r2.legal and r2.fouls == r1.fouls
+    assert r2.scored == r1.scored and r2.score == r1.score and r2.winner == r1.winner
+    assert (r2.next.player, r2.next.kind) == (r1.next.player, r1.next.kind)
+    assert r2.respotted == r1.respotted == {}
+
+
+def _moved(after: Position, rng: random.Random) -> Position:
+    """``after`` with some balls somewhere else on the bed."""
+    tab = after.table
+    rad = tab.ball_radius
+    final = dict(after.ball_map)
+    for b in list(final):
+        if rng.random() < 0.5:
+            for _ in range(20):
+                x, y = rng.uniform(rad, tab.width - rad), rng.uniform(rad, tab.length - rad)
+                if all(math.hypot(x - ox, y - oy) >= 2 * rad for o, (ox, oy) in final.items() if o != b):
+                    final[b] = (x, y)
+                    break
+    return after.replace(balls=tuple((b, x, y) for b, (x, y) in final.items()))
+
+
+def _rerouted(events: list[Event], cue: str, rng: random.Random) -> list[Event]:
+    """The log with cushion and centre-line events after the first contact
+    dropped and others added (balls still in play), pockets kept in order."""
+    k = next(i for i, e in enumerate(events) if e.type == "ball_ball" and cue in e.balls)
+    out = list(events[: k + 1])
+    gone = {e.balls[0] for e in out if e.type in ("pocket", "off_table")}
+    t = events[k].t
+    on = sorted({b for e in events for b in e.balls})
+    for e in events[k + 1 :]:
+        if e.type in ("cushion", "centre_line") and rng.random() < 0.5:
+            continue
+        if rng.random() < 0.5:
+            live = [b for b in on if b not in gone]
+            if live:
+                b = rng.choice(live)
+                if rng.random() < 0.5:
+                    out.append(Event(t, "cushion", (b,), cushion=rng.choice(CUSHIONS)))
+                else:
+                    out.append(Event(t, "centre_line", (b,), to=rng.choice(("front", "rear"))))
+        t = max(t, e.t)
+        out.append(Event(t, e.type, e.balls, cushion=e.cushion, pocket=e.pocket, to=e.to, from_=e.from_))
+        if e.type in ("pocket", "off_table"):
+            gone.add(e.balls[0])
+    return out
+
+
+@pytest.mark.parametrize("variant", (*SHELF, "classic71"))
+def test_equal_keys_rule_alike_on_random_outcomes(variant: str) -> None:
+    rng = random.Random(variant)
+    ref = get_referee(variant)
+    checked = 0
+    for pos in _positions((variant,)) * 8:
+        if pos.is_break:
+            continue
+        state = ref.initial_state(pos)
+        balls = list(ref.allowed_cue_balls(pos))
+        ball = rng.choice(balls)
+        place = None
+        if pos.in_hand is not None:
+            ball = cue_ball_of(variant, pos.to_move)
+            place = (rng.uniform(0.2, pos.table.width - 0.2), rng.uniform(0.1, 0.6))
+        shot = Shot(ball=ball, phi=rng.uniform(0, 360), v=rng.uniform(0.5, 6.0), place=place)
+        try:
+            events, after = random_outcome(pos, shot, rng)
+        except PiramidaError:  # a placement on a ball
+            continue
+        if variant == "classic71":
+            # A call the log makes good: the first object ball that dropped.
+            drops = [(e.balls[0], str(e.pocket)) for e in events if e.type == "pocket" and e.balls[0] != "0"]
+            if not drops:
+                continue
+            shot = Shot(ball=shot.ball, phi=shot.phi, v=shot.v, place=shot.place, call=drops[0])
+        try:
+            ref.check_shot(state, shot)
+        except PiramidaError:
+            continue
+        key = _key(ref, pos, shot, list(events))
+        if key is None:
+            continue
+        try:
+            r1 = ref.judge(pos, shot, events, after, (), state)
+        except PiramidaError:
+            continue
+        if not r1.legal:
+            continue
+        assert r1.position.balls == after.balls
+        for _ in range(4):
+            ev2 = _rerouted(list(events), shot.ball, rng)
+            after2 = _moved(after, rng)
+            assert _key(ref, pos, shot, ev2) == key
+            r2 = ref.judge(pos, shot, ev2, after2, (), state)
+            _same_but_rest(r1, r2)
+            assert r2.position.balls == after2.balls
+            checked += 1
+    assert checked >= 40
+
+
+def test_equal_keys_rule_alike_on_real_strokes() -> None:
+    """Strokes at each ball from every angle half a degree apart: those with
+    equal keys, grouped, rule alike wherever one of them is legal."""
+    checked = 0
+    for pos in _positions(SHELF)[::2]:
+        if pos.is_break or pos.in_hand is not None:
+            continue
+        ref = get_referee(pos.variant)
+        state = ref.initial_state(pos)
+        sim = Simulator(pos)
+        groups: dict[Any, list[tuple[Any, Position]]] = defaultdict(list)
+        for ball in ref.allowed_cue_balls(pos)[:2]:
+            for k in range(720):
+                shot = Shot(ball=ball, phi=0.5 * k, v=3.0)
+                res = sim(shot)
+                key = _key(ref, pos, shot, res.rule_events)
+                if key is not None:
+                    groups[key].append((ref.judge(pos, shot, res.rule_events, res.final, (), state), res.final))
+        for members in groups.values():
+            legal = [m for m in members if m[0].legal]
+            if not legal:
+                continue
+            for r, final in members:
+                _same_but_rest(legal[0][0], r)
+                assert r.position.balls == final.balls
+                checked += 1
+    assert checked >= 100
+
+
+def test_no_key_where_the_rules_read_more() -> None:
+    """Breaks, strokes that pocket nothing or send a ball off the table, an
+    owed ball and the variants whose rules read the whole log have none."""
+    pos = next(p for p in _positions(("combined",)) if not p.is_break and p.in_hand is None)
+    ref = get_referee("combined")
+    shot = Shot(ball="0", phi=10.0, v=2.0)
+    pot = Outcome("1", (("1", "fl"),), ())
+    assert ref.outcome_key(pos, shot, pot) is not None
+    assert ref.outcome_key(pos, shot, Outcome("1", (), ())) is None
+    assert ref.outcome_key(pos, shot, Outcome("1", (("1", "fl"),), ("2",))) is None
+    assert ref.outcome_key(pos.replace(is_break=True), shot, pot) is None
+    assert ref.outcome_key(pos.replace(owed=(1, 1)), shot, pot) is None
+    p = next(p for p in _positions(("five_ball",)) if not p.is_break)
+    five = get_referee("five_ball")
+    cue = five.allowed_cue_balls(p)[0]
+    assert five.outcome_key(p, Shot(ball=cue, phi=0.0, v=2.0), Outcome("r1", (("r1", "fl"),), ())) is None
+    # Classic pyramid: only where the called ball drops where it was called
+    # and the cue ball stays up.
+    p = next(p for p in _positions(("classic71",)) if not p.is_break and p.in_hand is None)
+    classic = get_referee("classic71")
+    ball = next(b for b in p.ids if b != "0")
+    called = Shot(ball="0", phi=0.0, v=2.0, call=(ball, "fl"))
+    assert classic.outcome_key(p, called, Outcome(ball, ((ball, "fl"),), ())) is not None
+    assert classic.outcome_key(p, called, Outcome(ball, ((ball, "rr"),), ())) is None
+    assert classic.outcome_key(p, called, Outcome(ball, ((ball, "fl"), ("0", "rr")), ())) is None
