@@ -2,8 +2,8 @@
 decision, with its noise-free trial and feature vector.
 
 Over the 200 reference positions (``bench/positions/reference.jsonl``),
-one call each with the planner's search (``shots.PLANNER``) at ``pro``
-noise, on one core (numba's threads set to one), after a warm-up call
+one call each with the planner's search (``shots.PLANNER``; ``--search
+greedy``: greedy's, ``shots.GREEDY``) at ``pro`` noise, on one core (numba's threads set to one), after a warm-up call
 that loads the compiled physics. Prints one JSON object::
 
     {"positions": 200, "mean_ms": ..., "p95_ms": ..., "mean_candidates": ...,
@@ -16,7 +16,7 @@ the cores (wall time then includes their turns).
 
 Run from the repository root (or ``piramida bench candidates --json``)::
 
-    .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro]
+    .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro] [--search greedy]
 
 ``--digest`` prints instead a SHA-256 of every candidate (its shot as text
 and its feature vector's exact floats) on the same positions with both
@@ -37,18 +37,20 @@ from typing import Any
 import numpy as np
 
 
-def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1) -> dict[str, Any]:
+def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, search: str = "planner") -> dict[str, Any]:
     import numba
 
     from bench.planner import load_positions
-    from piramida.agents.shots import candidates
+    from piramida.agents.shots import GREEDY, PLANNER, candidates
     from piramida.env.view import GameView
+
+    how = {"planner": PLANNER, "greedy": GREEDY}[search]
 
     numba.set_num_threads(1)
     refs = load_positions()[:limit]
     views = [GameView.for_position(r["position"]) for r in refs]
     if views:
-        candidates(views[0], noise)  # warm-up: the compiled physics, the caches
+        candidates(views[0], noise, how)  # warm-up: the compiled physics, the caches
     times: list[float] = []
     cpu: list[float] = []
     counts: list[int] = []
@@ -58,7 +60,7 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1) -> d
         n = 0
         for _ in range(max(1, repeats)):
             t0, c0 = time.perf_counter(), time.thread_time()
-            got = candidates(view, noise)
+            got = candidates(view, noise, how)
             best = min(best, time.perf_counter() - t0)
             best_cpu = min(best_cpu, time.thread_time() - c0)
             n = len(got)
@@ -73,6 +75,7 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1) -> d
         "mean_candidates": round(statistics.fmean(counts), 2) if counts else None,
         "mean_cpu_ms": round(statistics.fmean(cpu), 3) if cpu else None,
         "noise": noise,
+        "search": search,
         "by_variant_mean_ms": {v: round(statistics.fmean(t), 3) for v, t in by_variant.items()},
     }
 
@@ -104,12 +107,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--repeats", type=int, default=1, help="calls per position; the fastest counts")
+    ap.add_argument(
+        "--search", choices=("planner", "greedy"), default="planner",
+        help="the planner's search (the default; what the target is about) or greedy's",
+    )
     ap.add_argument("--digest", action="store_true", help="print the digest of every candidate instead")
     a = ap.parse_args(argv)
     if a.digest:
         print(json.dumps(digest(a.limit, a.noise)))
         return 0
-    out = measure(a.limit, a.noise, a.repeats)
+    out = measure(a.limit, a.noise, a.repeats, a.search)
     from piramida.eval.version import code_version
 
     # What made the figures, for a results file.

@@ -220,8 +220,10 @@ def leave(ctx: Context, tr: Trial) -> float:
     easiest open pot; 1 with the cue ball in hand, 0 when the turn passes).
     Only where one cue ball is ours to strike: in free pyramid any ball may
     be struck next and there is nearly always something on."""
+    if ctx.view.variant == "free":
+        return 0.0
     nxt = tr.ruling.next
-    if ctx.view.variant == "free" or nxt.player != ctx.me or nxt.kind != "shot":
+    if nxt.player != ctx.me or nxt.kind != "shot":
         return 0.0
     pos = tr.ruling.position
     if pos.in_hand is not None:

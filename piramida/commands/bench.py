@@ -75,15 +75,20 @@ def register(app: typer.Typer) -> None:
         json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
         limit: int | None = typer.Option(None, "--limit", min=1, max=200, help="Only the first N reference positions."),
         noise: str = typer.Option("pro", "--noise", help="The skill the candidates are found for."),
+        search: str = typer.Option(
+            "planner", "--search", help="Whose search: planner (the default) or greedy."
+        ),
     ) -> None:
         """Mean and 95th-percentile time of agents.shots.candidates (every
         candidate shot of a decision, with its features) over the 200
         reference positions, on one core, and the mean number of candidates."""
+        if search not in ("planner", "greedy"):
+            raise typer.BadParameter(f"unknown search {search!r}; known: planner, greedy", param_hint="--search")
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
         from bench.candidates import main
 
-        argv = ["--noise", noise]
+        argv = ["--noise", noise, "--search", search]
         if json_out:
             argv.append("--json")
         if limit is not None:
