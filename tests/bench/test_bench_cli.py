@@ -48,7 +48,7 @@ def test_bench_physics_quick_json_report() -> None:
 def test_bench_candidates_is_registered_with_its_options() -> None:
     result = runner.invoke(app, ["bench", "candidates", "--help"])
     assert result.exit_code == 0, result.output
-    for opt in ("--json", "--limit", "--noise"):
+    for opt in ("--json", "--limit", "--noise", "--search"):
         assert opt in result.stdout
 
 
@@ -58,7 +58,22 @@ def test_bench_candidates_json_report() -> None:
     rep = json.loads(result.stdout.strip().splitlines()[-1])
     assert rep["positions"] == 2
     assert rep["mean_ms"] > 0 and rep["p95_ms"] >= 0 and rep["mean_candidates"] >= 1
-    assert rep["version"] and "--limit 2" in rep["command"]
+    assert rep["version"] and "--limit 2" in rep["command"] and rep["search"] == "planner"
+
+
+def test_bench_candidates_times_greedys_search_and_refuses_an_unknown_one() -> None:
+    """Greedy's lazy search lists fewer candidates than the planner's on the
+    same positions; an unknown search is a one-line error."""
+    got = {}
+    for search in ("planner", "greedy"):
+        result = runner.invoke(app, ["bench", "candidates", "--json", "--limit", "3", "--search", search])
+        assert result.exit_code == 0, result.output
+        got[search] = json.loads(result.stdout.strip().splitlines()[-1])
+        assert got[search]["search"] == search
+    assert got["greedy"]["mean_candidates"] < got["planner"]["mean_candidates"]
+    result = runner.invoke(app, ["bench", "candidates", "--limit", "1", "--search", "lazy"])
+    assert result.exit_code == 2 and "unknown search 'lazy'" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_bench_candidates_refuses_an_unknown_preset_in_one_line() -> None:
