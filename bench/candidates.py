@@ -41,7 +41,7 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, sear
     import numba
 
     from bench.planner import load_positions
-    from piramida.agents.shots import GREEDY, PLANNER, candidates
+    from piramida.agents.shots import FEATURES, GREEDY, PLANNER, candidates
     from piramida.env.view import GameView
 
     how = {"planner": PLANNER, "greedy": GREEDY}[search]
@@ -61,9 +61,12 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, sear
         for _ in range(max(1, repeats)):
             t0, c0 = time.perf_counter(), time.thread_time()
             got = candidates(view, noise, how)
+            # Features are made when first read: reading them is part of the call timed.
+            n_features = sum(len(c.features) for c in got)
             best = min(best, time.perf_counter() - t0)
             best_cpu = min(best_cpu, time.thread_time() - c0)
             n = len(got)
+            assert n_features == n * len(FEATURES)
         times.append(best * 1000.0)
         cpu.append(best_cpu * 1000.0)
         counts.append(n)

@@ -37,7 +37,9 @@ are not counted in a budget.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 
@@ -212,7 +214,18 @@ class Candidate:
     speed_hits: int | None = None
     trial: Trial | None = field(default=None, compare=False, repr=False)
     target: str | None = None
-    features: np.ndarray = field(default_factory=lambda: np.zeros(0), compare=False, repr=False)
+    #: How the feature vector is made when it is first read (``describe``).
+    features_of: Callable[[Candidate], np.ndarray] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def features(self) -> np.ndarray:
+        """The feature vector (``FEATURES``), made when first read and kept:
+        a policy reads it, greedy and the planner never do."""
+        got = self.__dict__.get("_features")
+        if got is None:
+            got = self.features_of(self) if self.features_of is not None else np.zeros(0)
+            object.__setattr__(self, "_features", got)
+        return got
 
 
 def spin_name(b: float) -> str:
@@ -408,8 +421,15 @@ class _Generation:
 
 def describe(ctx: Context, c: Candidate) -> Candidate:
     """``c`` with its noise-free trial (simulated here, uncounted, if the
-    search did not) and its feature vector."""
+    search did not) and its feature vector (``feature_vector``, made when
+    first read)."""
     tr = c.trial if c.trial is not None else ctx.judged(c.shot)
+    return replace(c, trial=tr, features_of=partial(feature_vector, ctx))
+
+
+def feature_vector(ctx: Context, c: Candidate) -> np.ndarray:
+    """``c``'s features (``FEATURES``) in its decision ``ctx``."""
+    tr = c.trial
     f = np.zeros(len(FEATURES))
     ln = c.line
     kind = "pot" if c.kind == "pot" else c.kind
@@ -447,7 +467,7 @@ def describe(ctx: Context, c: Candidate) -> Candidate:
                 f[_INDEX["next_open"]] = 1.0
                 f[_INDEX["next_difficulty"]] = d
                 f[_INDEX["next_p"]] = ctx.model.chance(d)
-    return replace(c, trial=tr, features=f)
+    return f
 
 
 def _index(names: tuple[str, ...], name: str | None) -> float:
@@ -480,6 +500,8 @@ __all__ = [
     "Search",
     "candidates",
     "column",
+    "describe",
+    "feature_vector",
     "generate",
     "spin_name",
 ]
