@@ -410,7 +410,7 @@ class PlannerAgent:
         if res is None:
             return None
         try:
-            return ctx.referee.judge(ctx.pos, res.shot, res.rule_events, res.final, (), ctx.state)
+            return ctx.ruled(res.shot, res)
         except PiramidaError:
             return None
 

@@ -127,8 +127,9 @@ class Context:
         self.best_p = 0.0
         #: Every stroke of the decision is played from ``pos``: packed once.
         self.simulate = Simulator(self.pos)
-        #: The value of each outcome key (``Referee.outcome_key``) judged legal so far.
-        self.outcomes: dict[tuple[Any, ...], float] = {}
+        #: The ruling and value of each outcome key (``Referee.outcome_key``)
+        #: judged legal so far.
+        self.outcomes: dict[tuple[Any, ...], tuple[Any, float]] = {}
 
     def cue_balls(self) -> tuple[str, ...]:
         if self.view.cue_balls:
@@ -176,23 +177,41 @@ class Context:
     def judge(self, shot: Shot, res: ShotResult) -> Trial | None:
         """The referee's trial of a simulated ``shot``, or None if it
         refuses it. A stroke whose outcome key was judged legal before in
-        this decision takes that ruling's value, and is judged only when
-        its ruling is read (``Trial``)."""
-        contact = res.first_contact(shot.ball)
-        outcome = Outcome(contact[0] if contact is not None else None, tuple(res.pocketed), tuple(res.off_table))
-        key = self.referee.outcome_key(self.pos, shot, outcome)
-        if key is not None:
-            known = self.outcomes.get(key)
-            if known is not None:
-                return Trial(shot, res, None, known, True, lambda: self.ruling(shot, res))
+        this decision takes that ruling's value, and its own ruling is made
+        from that one when read (``Trial``, ``Referee.rested``)."""
+        key = self.outcome_key(shot, res)
+        known = self.outcomes.get(key) if key is not None else None
+        if known is not None:
+            ruling, value = known
+            return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final))
         try:
             ruling = self.ruling(shot, res)
         except PiramidaError:
             return None
         value = self.value(ruling)
         if key is not None and ruling.legal:
-            self.outcomes[key] = value
+            self.outcomes[key] = (ruling, value)
         return Trial(shot, res, ruling, value)
+
+    def ruled(self, shot: Shot, res: ShotResult) -> Any:
+        """The referee's ruling on a simulated ``shot`` (``PiramidaError``
+        if it refuses it), made from a legal one of the same outcome key
+        where this decision has one (``Referee.rested``): what a planner's
+        noisy samples of one stroke need, most of which end alike."""
+        key = self.outcome_key(shot, res)
+        known = self.outcomes.get(key) if key is not None else None
+        if known is not None:
+            return self.referee.rested(known[0], res.final)
+        ruling = self.ruling(shot, res)
+        if key is not None and ruling.legal:
+            self.outcomes[key] = (ruling, self.value(ruling))
+        return ruling
+
+    def outcome_key(self, shot: Shot, res: ShotResult) -> tuple[Any, ...] | None:
+        """The referee's outcome key of a simulated ``shot`` (or None)."""
+        contact = res.first_contact(shot.ball)
+        outcome = Outcome(contact[0] if contact is not None else None, tuple(res.pocketed), tuple(res.off_table))
+        return self.referee.outcome_key(self.pos, shot, outcome)
 
     def ruling(self, shot: Shot, res: ShotResult) -> Any:
         """The referee's ruling on a simulated ``shot`` (``PiramidaError``

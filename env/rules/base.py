@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 from piramida.env.errors import IllegalShotError, UnknownVariantError
@@ -92,6 +92,8 @@ class Referee(Protocol):
     ) -> Ruling: ...
 
     def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None: ...
+
+    def rested(self, ruling: Ruling, after: Position) -> Ruling: ...
 
     def choose(self, state: State, choice: str) -> State: ...
 
@@ -325,12 +327,21 @@ class BaseReferee:
         The contract: two shots played from ``before`` in one frame state
         whose keys are equal and not None, one of them judged legal, get
         the same ruling but for where the balls rest: no fouls, the same
-        balls scored, score, winner and next player and kind, and nothing
-        re-spotted (the position's balls are the shot's final balls).
+        balls scored, score, winner, next decision and frame state, and
+        nothing re-spotted (the position's balls are the shot's final
+        balls; ``rested`` makes one ruling from the other).
         None: no summary is that cheap here (the default: a variant's rules
         read more of the log). tests/env/rules/test_outcome_key.py checks the
         contract against full rulings."""
         return None
+
+    def rested(self, ruling: Ruling, after: Position) -> Ruling:
+        """The ruling on a stroke with the outcome key of the legal stroke
+        ``ruling`` was made for, whose balls rest as in ``after`` (its final
+        position): by ``outcome_key``'s contract only the balls move, so
+        they are moved and nothing is judged again."""
+        st = ruling.state
+        return replace(ruling, state=replace(st, position=st.position.moved(after.balls)))
 
     def pot_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
         """The part of ``outcome_key`` every variant with item 20 shares: a

@@ -60,6 +60,12 @@ def _same_but_rest(r1: Any, r2: Any) -> None:
     assert r2.respotted == r1.respotted == {}
 
 
+def _is(made: Any, judged: Any) -> None:
+    """``Referee.rested``'s ruling is the judged one, frame state included
+    (a ruling's equality leaves the state out)."""
+    assert made == judged and made.state == judged.state
+
+
 def _moved(after: Position, rng: random.Random) -> Position:
     """``after`` with some balls somewhere else on the bed."""
     tab = after.table
@@ -148,6 +154,7 @@ def test_equal_keys_rule_alike_on_random_outcomes(variant: str) -> None:
             r2 = ref.judge(pos, shot, ev2, after2, (), state)
             _same_but_rest(r1, r2)
             assert r2.position.balls == after2.balls
+            _is(ref.rested(r1, after2), r2)
             checked += 1
     assert checked >= 40
 
@@ -177,6 +184,7 @@ def test_equal_keys_rule_alike_on_real_strokes() -> None:
             for r, final in members:
                 _same_but_rest(legal[0][0], r)
                 assert r.position.balls == final.balls
+                _is(ref.rested(legal[0][0], final), r)
                 checked += 1
     assert checked >= 100
 
@@ -206,3 +214,32 @@ def test_no_key_where_the_rules_read_more() -> None:
     assert classic.outcome_key(p, called, Outcome(ball, ((ball, "fl"),), ())) is not None
     assert classic.outcome_key(p, called, Outcome(ball, ((ball, "rr"),), ())) is None
     assert classic.outcome_key(p, called, Outcome(ball, ((ball, "fl"), ("0", "rr")), ())) is None
+
+
+def test_noisy_samples_rule_as_the_first_legal_one_rested() -> None:
+    """A planner's noisy samples of a pot (found on a half-degree scan):
+    each sample's ruling is the first legal sample's of the same key,
+    rested where its balls stop."""
+    checked = 0
+    for pos in _positions(SHELF)[::2]:
+        if pos.is_break or pos.in_hand is not None:
+            continue
+        ref = get_referee(pos.variant)
+        state = ref.initial_state(pos)
+        sim = Simulator(pos)
+        ball = ref.allowed_cue_balls(pos)[0]
+        pots = [s for s in (Shot(ball=ball, phi=0.5 * k, v=3.0) for k in range(720)) if sim(s).pocketed][::7]
+        for shot in pots:
+            first: dict[Any, Any] = {}
+            for seed in range(8):
+                res = sim(shot, "pro", seed)
+                key = _key(ref, pos, res.shot, res.rule_events)
+                if key is None:
+                    continue
+                full = ref.judge(pos, res.shot, res.rule_events, res.final, (), state)
+                if key in first:
+                    _is(ref.rested(first[key], res.final), full)
+                    checked += 1
+                elif full.legal:
+                    first[key] = full
+    assert checked >= 50
