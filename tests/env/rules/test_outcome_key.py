@@ -60,6 +60,17 @@ def _same_but_rest(r1: Any, r2: Any) -> None:
     assert r2.respotted == r1.respotted == {}
 
 
+def _open_tables() -> list[tuple[Position, Any, Any, Simulator]]:
+    """Every other reference position of the shelf variants that is neither
+    a break nor a ball in hand, with its referee, frame state and physics."""
+    out = []
+    for pos in _positions(SHELF)[::2]:
+        if not pos.is_break and pos.in_hand is None:
+            ref = get_referee(pos.variant)
+            out.append((pos, ref, ref.initial_state(pos), Simulator(pos)))
+    return out
+
+
 def _is(made: Any, judged: Any) -> None:
     """``Referee.rested``'s ruling is the judged one, frame state included
     (a ruling's equality leaves the state out)."""
@@ -163,12 +174,7 @@ def test_equal_keys_rule_alike_on_real_strokes() -> None:
     """Strokes at each ball from every angle half a degree apart: those with
     equal keys, grouped, rule alike wherever one of them is legal."""
     checked = 0
-    for pos in _positions(SHELF)[::2]:
-        if pos.is_break or pos.in_hand is not None:
-            continue
-        ref = get_referee(pos.variant)
-        state = ref.initial_state(pos)
-        sim = Simulator(pos)
+    for pos, ref, state, sim in _open_tables():
         groups: dict[Any, list[tuple[Any, Position]]] = defaultdict(list)
         for ball in ref.allowed_cue_balls(pos)[:2]:
             for k in range(720):
@@ -221,12 +227,7 @@ def test_noisy_samples_rule_as_the_first_legal_one_rested() -> None:
     each sample's ruling is the first legal sample's of the same key,
     rested where its balls stop."""
     checked = 0
-    for pos in _positions(SHELF)[::2]:
-        if pos.is_break or pos.in_hand is not None:
-            continue
-        ref = get_referee(pos.variant)
-        state = ref.initial_state(pos)
-        sim = Simulator(pos)
+    for pos, ref, state, sim in _open_tables():
         ball = ref.allowed_cue_balls(pos)[0]
         pots = [s for s in (Shot(ball=ball, phi=0.5 * k, v=3.0) for k in range(720)) if sim(s).pocketed][::7]
         for shot in pots:
