@@ -210,7 +210,12 @@ class Context:
     def outcome_key(self, shot: Shot, res: ShotResult) -> tuple[Any, ...] | None:
         """The referee's outcome key of a simulated ``shot`` (or None)."""
         contact = res.first_contact(shot.ball)
-        outcome = Outcome(contact[0] if contact is not None else None, tuple(res.pocketed), tuple(res.off_table))
+        outcome = Outcome(
+            contact[0] if contact is not None else None,
+            tuple(res.pocketed),
+            tuple(res.off_table),
+            lambda: res.rule_events,
+        )
         return self.referee.outcome_key(self.pos, shot, outcome)
 
     def ruling(self, shot: Shot, res: ShotResult) -> Any:

@@ -60,11 +60,14 @@ class Judgement:
 class Outcome(NamedTuple):
     """What a stroke did, in the few words ``outcome_key`` reads: the ball
     the struck ball touched first (None: none), the balls pocketed and
-    where, in the order they dropped, and the balls that left the table."""
+    where, in the order they dropped, the balls that left the table, and
+    (``events``, called only for a stroke that pockets nothing) its event
+    log as the rules read it."""
 
     first_contact: str | None
     pocketed: tuple[tuple[str, str], ...]
     off_table: tuple[str, ...]
+    events: Callable[[], Sequence[Event]] | None = None
 
 
 class Referee(Protocol):
@@ -343,17 +346,25 @@ class BaseReferee:
         st = ruling.state
         return replace(ruling, state=replace(st, position=st.position.moved(after.balls)))
 
-    def pot_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
-        """The part of ``outcome_key`` every variant with item 20 shares: a
-        shot that pockets a ball after its first contact completes (item
-        20.1), so no cushion or centre-line event counts; nothing left the
-        table; no ball starts close enough to the cue ball for the push
-        test (item 19.2), the one common foul that reads where the cue ball
-        ends; not a break (item 12.1 reads cushions). None otherwise."""
-        if before.is_break or not outcome.pocketed or outcome.off_table or not self.needs_completion:
+    def plain_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
+        """The part of ``outcome_key`` every variant with item 20 shares.
+        The shot completes (item 20): by a ball pocketed after the first
+        contact (20.1), when no cushion or centre-line event counts, or,
+        pocketing nothing, by the log's cushions and crossings (read from
+        ``outcome.events``, as the referee reads them); nothing left the
+        table; no ball starts close enough to the cue ball for the push test
+        (item 19.2), the one common foul that reads where the cue ball ends;
+        not a break (item 12.1 reads cushions). None otherwise."""
+        if before.is_break or outcome.off_table or not self.needs_completion:
             return None
-        if P.push_near(P.start_positions(before, shot), shot.ball, self.table):
+        start = P.start_positions(before, shot)
+        if P.push_near(start, shot.ball, self.table):
             return None
+        if not outcome.pocketed:
+            if outcome.first_contact is None or outcome.events is None:
+                return None
+            if not P.completes(before, shot, start, outcome.events(), self.table):
+                return None
         return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
 
     def fouls_position(self, before: Position) -> Position:

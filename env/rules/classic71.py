@@ -63,14 +63,14 @@ class ClassicReferee(BaseReferee):
             raise bad(f"called ball {shot.call[0]} is not an object ball on the table")
 
     def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
-        """``BaseReferee.pot_key`` where the called ball drops in the called
-        pocket and the cue ball stays up: a legal shot then scores every
-        ball it pocketed and re-spots none (§5.6)."""
-        if shot.call is None or (shot.call[0], shot.call[1]) not in outcome.pocketed:
+        """``BaseReferee.plain_key`` where the called ball drops in the called
+        pocket and the cue ball stays up, or nothing drops: a legal shot then
+        scores every ball it pocketed and re-spots none (§5.6)."""
+        if outcome.pocketed and (shot.call is None or (shot.call[0], shot.call[1]) not in outcome.pocketed):
             return None
         if any(b == "0" for b, _ in outcome.pocketed):
             return None
-        return self.pot_key(before, shot, outcome)
+        return self.plain_key(before, shot, outcome)
 
     def rule(self, before: Position, shot: Shot, facts: P.ShotFacts, fouls: set[str], state: State) -> Judgement:
         shooter, opp = before.to_move, 1 - before.to_move

@@ -322,6 +322,27 @@ def legal_completion(
     return False, "none"
 
 
+def completes(before: Position, shot: Shot, start: Mapping[str, XY], events: Sequence[Event], table: Table) -> bool:
+    """``legal_completion``'s verdict (with ``table``) on ``shot``'s log,
+    from the position before it and the balls' centres when it starts
+    (``start_positions``), without the position after it, which it does
+    not read: the facts it reads made as ``analyse`` makes them."""
+    cue = shot.ball
+    contact = first_contact(events, cue)
+    facts = ShotFacts(
+        cue=cue,
+        start=start,
+        first_contact=contact[1] if contact is not None else None,
+        first_contact_index=contact[0] if contact is not None else None,
+        pocketed=(),
+        jumped=(),
+        frozen=frozen_balls(before.table, start),
+        final={},
+        events=tuple(events),
+    )
+    return legal_completion(facts, table, shot.declare_frozen)[0]
+
+
 # ------------------------------------------------------------------------ push
 def push_near(start: Mapping[str, XY], cue: str, table: Table) -> list[tuple[str, float, float]]:
     """The balls whose surface lies within ``PUSH_GAP_RADII`` ball radii of

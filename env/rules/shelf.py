@@ -89,12 +89,13 @@ class ShelfReferee(BaseReferee):
 
     # --------------------------------------------------------------- judge
     def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
-        """``BaseReferee.pot_key`` where no ball is owed: nothing is
-        re-spotted on a legal shot then, and the rest of the ruling reads
-        only which balls dropped where."""
-        if before.owed[before.to_move]:
+        """``BaseReferee.plain_key``, for a pot only where no ball is owed:
+        nothing is re-spotted on a legal shot then, and the rest of the
+        ruling reads only which balls dropped where (none: the turn
+        passes)."""
+        if outcome.pocketed and before.owed[before.to_move]:
             return None
-        return self.pot_key(before, shot, outcome)
+        return self.plain_key(before, shot, outcome)
 
     def rule(self, before: Position, shot: Shot, facts: ShotFacts, fouls: set[str], state: State) -> Judgement:
         cue = facts.cue
