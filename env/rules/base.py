@@ -136,6 +136,8 @@ class BaseReferee:
     def __init__(self, options: Mapping[str, Any] | None = None, table: Table | None = None) -> None:
         self.options = load_options(self.game_type, options)
         self.table = table or Table.default()
+        #: ``start_of``'s last answer, with the position, ball and placement it is for.
+        self.last_start: tuple[Position, str, XY | None, dict[str, XY], bool, dict[str, str]] | None = None
 
     @property
     def variant(self) -> str:
@@ -357,15 +359,28 @@ class BaseReferee:
         not a break (item 12.1 reads cushions). None otherwise."""
         if before.is_break or outcome.off_table or not self.needs_completion:
             return None
-        start = P.start_positions(before, shot)
-        if P.push_near(start, shot.ball, self.table):
+        start, push_free, frozen = self.start_of(before, shot)
+        if not push_free:
             return None
         if not outcome.pocketed:
             if outcome.first_contact is None or outcome.events is None:
                 return None
-            if not P.completes(before, shot, start, outcome.events(), self.table):
+            if not P.completes(shot, start, frozen, outcome.events(), self.table):
                 return None
         return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
+
+    def start_of(self, before: Position, shot: Shot) -> tuple[dict[str, XY], bool, dict[str, str]]:
+        """The balls' centres when ``shot`` starts from ``before``, whether
+        no ball is within push distance of the struck ball, and the balls
+        frozen to a cushion: the same for every stroke of a decision with
+        the same struck ball and placement, so the last ones are kept."""
+        got = self.last_start
+        if got is None or got[0] is not before or got[1] != shot.ball or got[2] != shot.place:
+            start = P.start_positions(before, shot)
+            push_free = not P.push_near(start, shot.ball, self.table)
+            frozen = P.frozen_balls(before.table, start)
+            got = self.last_start = (before, shot.ball, shot.place, start, push_free, frozen)
+        return got[3], got[4], got[5]
 
     def fouls_position(self, before: Position) -> Position:
         """The position the common fouls are read from (five balls: never

@@ -322,11 +322,14 @@ def legal_completion(
     return False, "none"
 
 
-def completes(before: Position, shot: Shot, start: Mapping[str, XY], events: Sequence[Event], table: Table) -> bool:
+def completes(
+    shot: Shot, start: Mapping[str, XY], frozen: Mapping[str, str], events: Sequence[Event], table: Table
+) -> bool:
     """``legal_completion``'s verdict (with ``table``) on ``shot``'s log,
-    from the position before it and the balls' centres when it starts
-    (``start_positions``), without the position after it, which it does
-    not read: the facts it reads made as ``analyse`` makes them."""
+    from the balls' centres when it starts (``start_positions``) and those
+    frozen to a cushion then (``frozen_balls`` of the position's table),
+    without the position after it, which it does not read: the facts it
+    reads made as ``analyse`` makes them."""
     cue = shot.ball
     contact = first_contact(events, cue)
     facts = ShotFacts(
@@ -336,7 +339,7 @@ def completes(before: Position, shot: Shot, start: Mapping[str, XY], events: Seq
         first_contact_index=contact[0] if contact is not None else None,
         pocketed=(),
         jumped=(),
-        frozen=frozen_balls(before.table, start),
+        frozen=frozen,
         final={},
         events=tuple(events),
     )
