@@ -7,7 +7,7 @@ Run from the repository root::
     .venv/bin/python -m bench.planner suggest-time         # 'piramida suggest --budget 1s' wall time
     .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--out FILE]
     .venv/bin/python -m bench.planner combine RUN.json ...   # pool 'piramida match --json' runs
-    .venv/bin/python -m bench.planner budget-use [--budget 1]   # what a wall-time budget buys
+    .venv/bin/python -m bench.planner budget-use [--budget 1] [--samples 4096]   # what a wall-time budget buys
     .venv/bin/python -m bench.planner fingerprint --out FILE    # the top 3 plans in 35 positions
     .venv/bin/python -m bench.planner compare A.json B.json     # where two fingerprints differ
 
@@ -154,10 +154,14 @@ def match(
     return d
 
 
-def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str, Any]:
+def budget_use(
+    budget: float, per_variant: int, variants: list[str], samples: int | None = None
+) -> dict[str, Any]:
     """What a wall-time budget buys: per variant, the decision time and the
     simulated strokes (generation, total) and candidates in the first
-    ``per_variant`` reference positions that are not breaks."""
+    ``per_variant`` reference positions that are not breaks; ``samples``
+    raises the planner's cap on samples a candidate (its ``samples`` key),
+    so that the budget, not the cap, ends the search."""
     from piramida.agents.planner import PlannerAgent, warm_up
     from piramida.agents.shots.context import Budget, Context
 
@@ -169,7 +173,7 @@ def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str
         if not picks:
             continue
         warm_up(_view(picks[0]))
-        planner = PlannerAgent(budget_s=budget, noise="pro")
+        planner = PlannerAgent(budget_s=budget, noise="pro", **({"n_samples": samples} if samples else {}))
         rows = []
         for pos in picks:
             spend = Budget(budget, None)
@@ -186,8 +190,9 @@ def budget_use(budget: float, per_variant: int, variants: list[str]) -> dict[str
             "sims": [r[2] for r in rows],
             "generation_sims": [r[1] for r in rows],
             "candidates": [r[3] for r in rows],
+            "mean_sims": statistics.fmean(r[2] for r in rows),
         }
-    return {"budget_s": budget, "variants": out}
+    return {"budget_s": budget, "samples": samples, "variants": out}
 
 
 def fingerprint_positions(per_variant: int) -> list[tuple[int, Any]]:
@@ -330,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     bu.add_argument("--budget", type=float, default=1.0)
     bu.add_argument("--positions", type=int, default=8)
     bu.add_argument("--variants", default="free,combined,classic71")
+    bu.add_argument("--samples", type=int, default=None, help="the planner's cap on samples a candidate")
     fp = sub.add_parser("fingerprint", help="the planner's top 3 plans in 35 positions, greedy's shots in 200")
     fp.add_argument("--sims", type=int, default=1000)
     fp.add_argument("--per-variant", type=int, default=5)
@@ -360,11 +366,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"({row['decisions']} positions, noise pro)"
             )
     elif a.cmd == "budget-use":
-        out = budget_use(a.budget, a.positions, [v for v in a.variants.split(",") if v])
+        out = budget_use(a.budget, a.positions, [v for v in a.variants.split(",") if v], a.samples)
         for var, row in out["variants"].items():
             print(
                 f"{var:<10} {row['positions']} positions: {row['mean_s']:.2f} s mean, {row['max_s']:.2f} s max; "
-                f"strokes simulated {min(row['sims'])}-{max(row['sims'])} "
+                f"strokes simulated {min(row['sims'])}-{max(row['sims'])} (mean {row['mean_sims']:.0f}) "
                 f"(generation {min(row['generation_sims'])}-{max(row['generation_sims'])}), "
                 f"candidates {min(row['candidates'])}-{max(row['candidates'])}"
             )
