@@ -25,8 +25,8 @@ The skill enters through the pot-probability model of the noise preset
 (``probability.PotModel``): the estimate that ranks the pots, the chance
 of the next pot. Each ``Candidate`` carries its ``Shot``, the noise-free
 ``Trial`` of it (simulated and judged), a pot-probability estimate and
-``features``, a
-vector laid out as ``FEATURES`` (version ``LAYOUT_VERSION``): what kind of
+``features`` (made when first read: a policy reads them, greedy and the
+planner never do), a vector laid out as ``FEATURES`` (version ``LAYOUT_VERSION``): what kind of
 shot, struck and target ball, pocket, cut, distances, the estimate, the
 stroke's pace and spin, where the struck ball comes to rest without noise
 and the easiest next pot from there, whether the referee passes it, its
