@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 MIDGAME = json.loads((ROOT / "docs" / "examples" / "combined_midgame.json").read_text())
 CONCURRENT = 20
 SIMS = 40
+#: Rounds of CONCURRENT suggestions at most, until the page was asked three times meanwhile.
+MAX_ROUNDS = 5
 
 
 def test_twenty_concurrent_suggestions_and_the_page_still_answers(client: Any) -> None:
@@ -37,8 +39,15 @@ def test_twenty_concurrent_suggestions_and_the_page_still_answers(client: Any) -
     watcher = threading.Thread(target=meanwhile, daemon=True)
     watcher.start()
     t0 = time.perf_counter()
+    answers: list[Any] = []
     with ThreadPoolExecutor(CONCURRENT) as pool:
-        answers = list(pool.map(lambda _: client.request("/api/suggest", body), range(CONCURRENT)))
+        # Another round of 20 while the page has not yet been asked three
+        # times under load: how long a round takes depends on the machine
+        # and on how fast the planner is.
+        for _ in range(MAX_ROUNDS):
+            answers += pool.map(lambda _: client.request("/api/suggest", body), range(CONCURRENT))
+            if len(latencies) >= 3:
+                break
         bad = [
             client.bad("/api/suggest", raw=b"{oops"),
             client.bad("/api/suggest", {"position": "variant=free balls=1:0.5,1.0;2:0.5,1.05", "sims": 5}),
@@ -48,7 +57,8 @@ def test_twenty_concurrent_suggestions_and_the_page_still_answers(client: Any) -
     done.set()
     watcher.join(timeout=30)
 
-    assert [status for status, _ in answers] == [200] * CONCURRENT
+    assert len(answers) % CONCURRENT == 0
+    assert [status for status, _ in answers] == [200] * len(answers)
     for _, answer in answers:
         assert answer["shots"] == reference["shots"]  # a simulation count: the same answer every time
         assert len(answer["draw"]) == 3
