@@ -117,16 +117,13 @@ def each_target(
 
 class ObjectLeg(NamedTuple):
     """The object ball's half of a pot, which does not depend on the struck
-    ball: target ``target`` at ``tp`` sent to ``aim`` in ``pocket`` (unit
-    direction ``u``, distance ``od``, ``approach`` degrees off the pocket
-    axis, ``window`` m of the mouth open at that angle), its ghost ball
-    and whether that lies on the bed, and the balls within a ball of its
-    path (``blockers``: the path is clear for a struck ball that is none
-    of them or the only one)."""
+    ball: the target sent to ``aim`` in ``pocket`` (unit direction ``u``,
+    distance ``od``, ``approach`` degrees off the pocket axis, ``window`` m
+    of the mouth open at that angle), its ghost ball and whether that lies
+    on the bed, and the balls within a ball of its path (``blockers``: the
+    path is clear for a struck ball that is none of them or the only one)."""
 
-    target: str
     pocket: Pocket
-    tp: Point
     aim: Point
     od: float
     u: Point
@@ -172,7 +169,7 @@ def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
             g = (tp[0] - 2 * R * ux, tp[1] - 2 * R * uy)
             blockers = tuple(b for b, xy in others if _dist_point_segment(xy, tp, ap) < limit)
             legs.append(
-                ObjectLeg(target, pocket, tp, ap, od, (ux, uy), approach, window, g, t.on_surface(*g), blockers)
+                ObjectLeg(pocket, ap, od, (ux, uy), approach, window, g, t.on_surface(*g), blockers)
             )
         out[target] = legs
     _LEGS[:] = [(position, out)]
