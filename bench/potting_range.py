@@ -120,6 +120,7 @@ def measure(limit: int | None = None) -> dict[str, Any]:
         return round(xs[min(len(xs) - 1, int(p * len(xs)))], 3) if xs else None
 
     logs = [math.log(x) for x in ratios]
+    median = statistics.median(ratios) if ratios else 1.0
     jaw = [x for x in usable if math.isfinite(x["jaw_up"]) and math.isfinite(x["jaw_down"])]
     jaw_ratio = sorted(x["measured_half"] / max(0.5 * (x["jaw_up"] + x["jaw_down"]), 1e-9) for x in jaw)
     # Where the middle of the range lies from the corrected aim, measured and
@@ -136,7 +137,7 @@ def measure(limit: int | None = None) -> dict[str, Any]:
             "median": q(ratios, 0.5), "p10": q(ratios, 0.1), "p25": q(ratios, 0.25),
             "p75": q(ratios, 0.75), "p90": q(ratios, 0.9),
             "within_25pct_of_median": round(
-                sum(abs(x / statistics.median(ratios) - 1) <= 0.25 for x in ratios) / len(ratios), 3
+                sum(abs(x / median - 1) <= 0.25 for x in ratios) / len(ratios), 3
             ) if ratios else None,
             "sd_of_log": round(statistics.pstdev(logs), 3) if logs else None,
         },

@@ -26,11 +26,12 @@ The skill enters through the pot-probability model of the noise preset
 of the next pot. Each ``Candidate`` carries its ``Shot``, the noise-free
 ``Trial`` of it (simulated and judged), a pot-probability estimate and
 ``features`` (made when first read: a policy reads them, greedy and the
-planner never do), a vector laid out as ``FEATURES`` (version ``LAYOUT_VERSION``): what kind of
-shot, struck and target ball, pocket, cut, distances, the estimate, the
-stroke's pace and spin, where the struck ball comes to rest without noise
-and the easiest next pot from there, whether the referee passes it, its
-value, and whether it is a safety. The noise-free strokes that only
+planner never do), a vector laid out as ``FEATURES`` (version
+``LAYOUT_VERSION``): what kind of shot, struck and target ball, pocket,
+cut, distances, the estimate, the stroke's pace and spin, where the
+struck ball comes to rest without noise and the easiest next pot from
+there, whether the referee passes it, its value, and whether it is a
+safety. The noise-free strokes that only
 describe a candidate (safeties and breaks are not simulated by the search)
 are not counted in a budget.
 """

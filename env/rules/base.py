@@ -324,10 +324,9 @@ class BaseReferee:
     def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
         """A summary of a shot's outcome from what the physics says in a
         few words (``Outcome``), for a search that judges many strokes of
-        one decision. The log is one
-        the physics writes: no ball drops before the struck ball's first
-        contact (nothing else moves before it, and a struck ball that drops
-        touches nothing after).
+        one decision. The log is one the physics writes: no ball drops
+        before the struck ball's first contact (nothing else moves before
+        it, and a struck ball that drops touches nothing after).
 
         The contract: two shots played from ``before`` in one frame state
         whose keys are equal and not None, one of them judged legal, get
