@@ -18,6 +18,11 @@ Run from the repository root (or ``piramida bench candidates --json``)::
 
     .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro] [--search greedy]
 
+``--compare-python ROUNDS`` times the compiled strokes of a pot
+(agents/shots/probe.py) against the same search with every stroke in
+Python, side by side in one process (the order alternating per position),
+so that the VM's drift does not enter the ratio.
+
 ``--digest`` prints instead a SHA-256 of every candidate (its shot as text
 and its feature vector's exact floats) on the same positions with both
 searches (``PLANNER`` and ``GREEDY``), and how many there were: a speed-up
@@ -87,6 +92,52 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, sear
     }
 
 
+def compare(limit: int | None = None, noise: str = "pro", search: str = "planner", rounds: int = 3) -> dict[str, Any]:
+    """The compiled strokes (agents/shots/probe.py) against every stroke in
+    Python, side by side in one process: each position is listed both ways
+    in turn, the order alternating, ``rounds`` times over the positions;
+    per way the mean of each position's fastest call, and the ratio of the
+    two means (Python / compiled). Both ways give the same candidates
+    (``--digest``, tests/agents/test_probe.py)."""
+    import numba
+
+    from bench.planner import load_positions
+    from piramida.agents.shots import GREEDY, PLANNER, candidates, probe
+    from piramida.env.view import GameView
+
+    how = {"planner": PLANNER, "greedy": GREEDY}[search]
+    numba.set_num_threads(1)
+    views = [GameView.for_position(r["position"]) for r in load_positions()[:limit]]
+    best = {True: [float("inf")] * len(views), False: [float("inf")] * len(views)}
+    ways = (True, False)
+    for way in ways:  # warm-up, both ways
+        probe.COMPILED = way
+        candidates(views[0], noise, how)
+    try:
+        for r in range(rounds):
+            for i, view in enumerate(views):
+                for way in ways if (i + r) % 2 == 0 else ways[::-1]:
+                    probe.COMPILED = way
+                    fresh = GameView.for_position(view.position.replace())
+                    t0 = time.perf_counter()
+                    for c in candidates(fresh, noise, how):
+                        _ = c.features
+                    best[way][i] = min(best[way][i], (time.perf_counter() - t0) * 1000.0)
+    finally:
+        probe.COMPILED = True
+    fast, slow = statistics.fmean(best[True]), statistics.fmean(best[False])
+    return {
+        "positions": len(views),
+        "rounds": rounds,
+        "search": search,
+        "noise": noise,
+        "compiled_mean_ms": round(fast, 3),
+        "python_mean_ms": round(slow, 3),
+        "ratio": round(slow / fast, 3),
+        "median_position_ratio": round(statistics.median(b / a for a, b in zip(best[True], best[False], strict=True)), 3),
+    }
+
+
 def digest(limit: int | None = None, noise: str = "pro") -> dict[str, Any]:
     """The SHA-256 of every candidate's shot and features, both searches
     (module docstring)."""
@@ -119,9 +170,21 @@ def main(argv: list[str] | None = None) -> int:
         help="the planner's search (the default; what the target is about) or greedy's",
     )
     ap.add_argument("--digest", action="store_true", help="print the digest of every candidate instead")
+    ap.add_argument(
+        "--compare-python", type=int, default=0, metavar="ROUNDS",
+        help="time the compiled strokes against every stroke in Python, side by side, ROUNDS rounds",
+    )
     a = ap.parse_args(argv)
     if a.digest:
         print(json.dumps(digest(a.limit, a.noise)))
+        return 0
+    if a.compare_python:
+        from piramida.eval.version import code_version
+
+        got = compare(a.limit, a.noise, a.search, a.compare_python)
+        got["version"] = code_version()
+        got["command"] = shlex.join(["python", "-m", "bench.candidates", *(argv if argv is not None else sys.argv[1:])])
+        print(json.dumps(got))
         return 0
     out = measure(a.limit, a.noise, a.repeats, a.search)
     from piramida.eval.version import code_version

@@ -23,12 +23,11 @@ from typing import Any, NamedTuple
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.probability import easiest_difficulty
+from piramida.agents.shots.probe import REFINE_ITERS, Probe, refined, secant_next
 from piramida.env.physics import ShotResult
 from piramida.env.position import cue_ball_of
 from piramida.env.shot import Shot
 
-#: Secant iterations of the throw correction.
-REFINE_ITERS = 7
 #: How far past the edge of the potting range the "miss" stroke is aimed.
 MISS_DPHI = 0.3
 #: Weight of the next pot's ease in a pot's score (in points).
@@ -71,10 +70,19 @@ def pockets_target(result: ShotResult, line: PotLine, called: bool) -> bool:
     return False
 
 
-def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Trial | None:
-    """Secant iteration on phi until the noise-free stroke pots the target
-    (throw correction); the potting trial, or None. ``kw`` (spin) goes to
-    the stroke."""
+class Secant(NamedTuple):
+    """``refine``'s secant for one line: the first step's ``slope`` (degrees
+    of object-ball direction per degree of cue), the tolerance ``tol``
+    (degrees) and the direction ``want`` (degrees) from the target to the
+    pocket's aim point."""
+
+    slope: float
+    tol: float
+    want: float
+
+
+def secant_for(ctx: Context, line: PotLine) -> Secant:
+    """The secant of ``line``."""
     start = ctx.pos.xy(line.target)
     cos_cut = max(math.cos(math.radians(line.cut)), 0.2)
     # d(object direction)/d(phi) for ghost-ball contact: a cue rotation moves
@@ -83,16 +91,36 @@ def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Tr
     slope = -max(line.cue_distance, 2 * ctx.R) / (2 * ctx.R * cos_cut)
     window = max(line.object_distance, 0.05)
     tol = math.degrees(0.0006 / window)
+    want = math.degrees(math.atan2(line.aim[1] - start[1], line.aim[0] - start[0]))
+    return Secant(slope, tol, want)
+
+
+def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Trial | None:
+    """Secant iteration on phi until the noise-free stroke pots the target
+    (throw correction); the potting trial, or None. ``kw`` (spin) goes to
+    the stroke. The secant runs compiled (``probe.refined``) where its
+    answer is certain, else in Python (``secant``): the same answer and
+    the same strokes counted either way."""
+    first = ctx.shot(line, line.phi, v, place, **kw)
+    sec = secant_for(ctx, line)
+    certain, got = refined(ctx, line, first, sec)
+    if certain:
+        return got
+    return secant(ctx, line, first, sec)
+
+
+def secant(ctx: Context, line: PotLine, first: Shot, sec: Secant) -> Trial | None:
+    """``refine``'s secant in Python, from its first stroke ``first``:
+    every stroke that pots the target is judged, and the last legal one is
+    the answer."""
+    start = ctx.pos.xy(line.target)
+    slope, tol = sec.slope, sec.tol
     phi = line.phi
     pts: list[tuple[float, float]] = []
     potted: Trial | None = None
-    first: Shot | None = None
-    for _ in range(REFINE_ITERS):
+    for k in range(REFINE_ITERS):
         # Only the direction changes from one iteration to the next.
-        if first is None:
-            shot = first = ctx.shot(line, phi, v, place, **kw)
-        else:
-            shot = first.aimed(phi % 360.0)
+        shot = first if k == 0 else first.aimed(phi % 360.0)
         res = ctx.simulated(shot)
         if res is None:
             return None
@@ -115,15 +143,8 @@ def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Tr
         pts.append((phi, err))
         if abs(err) < tol * 0.5:
             break
-        if len(pts) >= 2 and pts[-1][1] != pts[-2][1]:
-            (p0, e0), (p1, e1) = pts[-2], pts[-1]
-            s = (e1 - e0) / (p1 - p0)
-            if s * slope <= 0:
-                s = slope
-        else:
-            s = slope
-        step = -err / s
-        phi = phi + max(-2.0, min(2.0, step))
+        prev = pts[-2] if len(pts) >= 2 else (0.0, 0.0)
+        phi = secant_next(phi, err, prev[0], prev[1], len(pts) >= 2, slope)
     return potted
 
 
@@ -184,28 +205,29 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
         return None
     target_value = tr.value
     base = tr.shot
+    ref = tr
 
     def ok(phi: float, v: float) -> Trial | None:
-        # Judged only when it pots: what does not pot is not ok whatever the
-        # referee says.
-        alt = ctx.trial(
-            base.aimed(phi % 360.0, max(0.3, v)),
-            when=lambda res: pockets_target(res, line, ctx.called),
-        )
-        if alt is not None and pots(alt, line, ctx.called) and alt.value >= target_value - 1e-9:
-            return alt
-        return None
+        return pots_as(ctx, line, ref, phi, v)
 
     phi0, v = tr.shot.phi, tr.shot.v
-    up, down = (
-        edge(lambda d: ok(phi0 + d, v) is not None),
-        edge(lambda d: ok(phi0 - d, v) is not None),
-    )
+    # The edges and the speed checks, compiled where the physics can answer
+    # for the referee (probe.py); the same strokes in Python where not.
+    probe = Probe.of(ctx, line, tr)
+    up = probe.edge(phi0, 1.0, max(0.3, v)) if probe is not None else None
+    if up is None:
+        up = edge(lambda d: ok(phi0 + d, v) is not None)
+    down = probe.edge(phi0, -1.0, max(0.3, v)) if probe is not None else None
+    if down is None:
+        down = edge(lambda d: ok(phi0 - d, v) is not None)
     centred = ok(phi0 + 0.5 * (up - down), v) if up != down else None
     if centred is not None:
         tr = centred
     half = 0.5 * (up + down)
-    hits = sum(ok(tr.shot.phi, v * k) is not None for k in (0.92, 1.08))
+    hits = 0
+    for k in (0.92, 1.08):
+        hit = probe.pots(tr.shot.phi, max(0.3, v * k)) if probe is not None else None
+        hits += hit if hit is not None else ok(tr.shot.phi, v * k) is not None
     p = ctx.model.line(half, hits)
     # What a miss costs: the stroke just outside the potting range, judged
     # (a slow miss that reaches no cushion is an item-20 foul).
@@ -213,6 +235,20 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
     miss_value = min(miss.value, 0.0) if miss is not None else -1.0
     score = target_value * p + (1.0 - p) * miss_value + LEAVE_WEIGHT * p * leave(ctx, tr)
     return AimedPot(score, tr, p, half, hits)
+
+
+def pots_as(ctx: Context, line: PotLine, ref: Trial, phi: float, v: float) -> Trial | None:
+    """The trial of ``ref``'s stroke aimed at ``phi`` with speed ``v`` (at
+    least 0.3 m/s), if it pots ``line``'s target legally and is worth at
+    least as much as ``ref``; else None. Judged only when it pots: what
+    does not pot does not pass, whatever the referee says."""
+    alt = ctx.trial(
+        ref.shot.aimed(phi % 360.0, max(0.3, v)),
+        when=lambda res: pockets_target(res, line, ctx.called),
+    )
+    if alt is not None and pots(alt, line, ctx.called) and alt.value >= ref.value - 1e-9:
+        return alt
+    return None
 
 
 def leave(ctx: Context, tr: Trial) -> float:
@@ -266,6 +302,10 @@ __all__ = [
     "pot_line",
     "pockets_target",
     "pots",
+    "pots_as",
     "refine",
+    "Secant",
+    "secant",
+    "secant_for",
     "wrap_deg",
 ]

@@ -215,7 +215,7 @@ class ShotResult:
 
     def _state(self, i: int, t: float) -> np.ndarray | None:
         s = np.empty(7)
-        return s if _state_at(self._segments, i, t, self._P, s) else None
+        return s if state_at(self._segments, i, t, self._P, s) else None
 
     @property
     def duration(self) -> float:
@@ -232,7 +232,7 @@ class ShotResult:
 
 
 @njit(cache=True)
-def _state_at(seg, i, t, P, out):  # pragma: no cover - compiled
+def state_at(seg, i, t, P, out):  # pragma: no cover - compiled
     """Ball ``i``'s state at time ``t`` into ``out``, from its last segment
     starting at or before ``t``; False when it has none or is out of play.
     One call instead of numpy masks over the segments (an aiming loop asks

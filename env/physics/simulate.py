@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 import threading
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from piramida.env.errors import IllegalShotError
 from piramida.env.physics import warm
-from piramida.env.physics.arrays import table_arrays
+from piramida.env.physics.arrays import TableArrays, table_arrays
 from piramida.env.physics.codes import NSTATE, STATIONARY
 from piramida.env.physics.loop import alloc, run
 from piramida.env.physics.noise import Noise, load_noise
@@ -93,6 +94,21 @@ def _buffers(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np
     return bufs[1:]
 
 
+class LoopInputs(NamedTuple):
+    """``Simulator.loop_inputs``: the ball ids, their states at rest (not to
+    be changed), the table's arrays and the loop's record and scratch
+    buffers (this thread's, overwritten by the next stroke)."""
+
+    ids: tuple[str, ...]
+    S0: np.ndarray
+    table: TableArrays
+    ev: np.ndarray
+    seg: np.ndarray
+    fw: np.ndarray
+    iw: np.ndarray
+    mw: np.ndarray
+
+
 class Simulator:
     """Shots played from one position: ``Simulator(position)(shot, noise,
     seed)`` is ``simulate(position, shot, noise=noise, seed=seed)``. The
@@ -107,17 +123,45 @@ class Simulator:
         self._ta = table_arrays(self.table)
         self._packed: dict[tuple[str, tuple[float, float] | None], tuple[Position, tuple[str, ...], np.ndarray]] = {}
 
-    def __call__(self, shot: Shot, noise: str | Path | Noise | None = None, seed: int | None = None) -> ShotResult:
-        nz = load_noise(noise)
-        if nz is not None:
-            shot = nz.perturb(shot, np.random.default_rng(seed))
+    def packed(self, shot: Shot) -> tuple[Position, tuple[str, ...], np.ndarray]:
+        """The position ``shot`` starts from (its ball placed if in hand),
+        its ball ids and their states at rest, as the event loop takes them
+        (kept per struck ball and placement; the states must not be
+        changed). ``IllegalShotError`` as ``simulate`` raises it."""
         key = (shot.ball, shot.place)
         got = self._packed.get(key)
         if got is None:
             start, _placed = place_struck_ball(self.position, shot, self.table)
             ids, S, _mode = pack(start)
             got = self._packed[key] = (start, ids, S)
-        start, ids, S0 = got
+        return got
+
+    def loop_inputs(self, shot: Shot) -> LoopInputs:
+        """What ``loop.run`` needs to play strokes of ``shot``'s ball (and
+        placement) from this position: for a kernel that plays many of
+        them without coming back to Python."""
+        _start, ids, S0 = self.packed(shot)
+        return LoopInputs(ids, S0, self._ta, *_buffers(len(ids)))
+
+    def result(
+        self, shot: Shot, inputs: LoopInputs, status: int, nev: int, nseg: int, S: np.ndarray, mode: np.ndarray
+    ) -> ShotResult:
+        """The result of ``shot`` played by a kernel with ``inputs``
+        (``loop_inputs(shot)``): the loop's status, event and segment
+        counts, and the final states and modes it left in ``S`` and
+        ``mode`` (kept by the result, not copied); its records are copied
+        from the buffers, which the next stroke overwrites."""
+        start, ids, _S0 = self.packed(shot)
+        return ShotResult(
+            shot, int(status), inputs.ev[:nev].copy(), inputs.seg[:nseg].copy(), ids, inputs.table.P, start, S, mode,
+            self.table,
+        )
+
+    def __call__(self, shot: Shot, noise: str | Path | Noise | None = None, seed: int | None = None) -> ShotResult:
+        nz = load_noise(noise)
+        if nz is not None:
+            shot = nz.perturb(shot, np.random.default_rng(seed))
+        start, ids, S0 = self.packed(shot)
         S, mode = S0.copy(), np.zeros(len(ids), dtype=np.int64)  # the loop leaves the final states in them
         ta = self._ta
         ev, seg, fw, iw, mw = _buffers(len(ids))
@@ -144,4 +188,4 @@ def simulate(
     return Simulator(position, table)(shot, noise, seed)
 
 
-__all__ = ["Simulator", "frozen_balls", "pack", "place_struck_ball", "simulate"]
+__all__ = ["LoopInputs", "Simulator", "frozen_balls", "pack", "place_struck_ball", "simulate"]
