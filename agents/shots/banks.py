@@ -25,6 +25,8 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from piramida.agents.shots.aim import pots
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import (
@@ -138,15 +140,12 @@ def closest_miss(
     along that line did not pot)."""
     t_end = min(t1, float(getattr(result, "duration", t0 + 3.0)))
     best: tuple[float, float] | None = None
-    for k in range(1, samples + 1):
-        t = t0 + (t_end - t0) * k / (samples + 1)
-        st = result.state_of(ball, t)
-        if st is None:
-            break
-        dx, dy, n = unit_vector(float(st[2]), float(st[3]))
+    times = np.array([t0 + (t_end - t0) * k / (samples + 1) for k in range(1, samples + 1)])
+    for st in result.states_of(ball, times).tolist():
+        dx, dy, n = unit_vector(st[2], st[3])
         if n == 0.0:
             break
-        rx, ry = aim[0] - float(st[0]), aim[1] - float(st[1])
+        rx, ry = aim[0] - st[0], aim[1] - st[1]
         d = math.hypot(rx, ry)
         if best is None or d < best[0]:
             best = (d, dx * ry - dy * rx)

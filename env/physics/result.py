@@ -213,6 +213,17 @@ class ShotResult:
             return None
         return self._state(i, t)
 
+    def states_of(self, ball: str, times: np.ndarray) -> np.ndarray:
+        """``state_of(ball, t)`` for each of ``times``, in one call: one row
+        a time, up to the first time the ball has no state (out of play or
+        not yet moving), which ends the rows."""
+        out = np.empty((len(times), 7))
+        try:
+            i = self._ids.index(ball)
+        except ValueError:
+            return out[:0]
+        return out[: states_at(self._segments, i, times, self._P, out)]
+
     def _state(self, i: int, t: float) -> np.ndarray | None:
         s = np.empty(7)
         return s if state_at(self._segments, i, t, self._P, s) else None
@@ -248,6 +259,16 @@ def state_at(seg, i, t, P, out):  # pragma: no cover - compiled
         row[c] = seg[k, 2 + c]
     evolve(row, int(seg[k, 9]), t - seg[k, 1], P, out)
     return True
+
+
+@njit(cache=True)
+def states_at(seg, i, times, P, out):  # pragma: no cover - compiled
+    """``state_at`` for each of ``times`` into the rows of ``out``; the
+    number of rows filled (it stops at the first time without a state)."""
+    for k in range(times.shape[0]):
+        if not state_at(seg, i, times[k], P, out[k]):
+            return k
+    return times.shape[0]
 
 
 def frozen_balls(position: Position, table: Table) -> dict[str, tuple[str, ...]]:

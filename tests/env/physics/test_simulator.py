@@ -50,3 +50,43 @@ def test_simulator_on_table_ball_and_its_errors() -> None:
         simulate(after, bad)
     assert str(got.value) == str(want.value)
     assert np.isfinite(sim(shot).duration)
+
+
+def test_a_result_from_the_loop_buffers_is_the_simulators() -> None:
+    # A kernel that plays strokes itself (agents/shots/probe.py) hands its
+    # last stroke's buffers back: the result made from them is the one the
+    # simulator makes.
+    from piramida.env.physics.loop import run
+
+    pos = Position.start("free", seed=3)
+    sim = Simulator(pos)
+    shot = Shot(ball="0", phi=89.0, v=5.0, b=0.2, place=(0.9, 0.6))
+    inp = sim.loop_inputs(shot)
+    S, mode = inp.S0.copy(), np.zeros(len(inp.ids), dtype=np.int64)
+    t = inp.table
+    nev, nseg, status = run(
+        S, mode, inp.ids.index("0"), np.radians(shot.phi), np.radians(shot.theta), shot.v, shot.a, shot.b,
+        t.CU, t.JW, t.FC, t.PK, t.P, inp.ev, inp.seg, inp.fw, inp.iw, inp.mw,
+    )
+    got = sim.result(shot, inp, status, nev, nseg, S, mode)
+    _same(got, simulate(pos, shot))
+    # The states at rest it was played from are untouched.
+    assert inp.S0.tolist() == sim.loop_inputs(shot).S0.tolist()
+
+
+def test_states_of_is_state_of_at_each_time_up_to_the_first_without_one() -> None:
+    pos = Position.start("free", seed=3)
+    res = simulate(pos, Shot(ball="0", phi=88.0, v=8.0, place=(0.9, 0.6)))
+    assert res.pocketed == [("6", "rl")]  # ball 6 has no state once it drops
+    times = np.linspace(0.0, res.duration + 1.0, 40)
+    cut = 0
+    for ball in ("0", "1", "6"):
+        rows = res.states_of(ball, times)
+        singles = [res.state_of(ball, float(t)) for t in times]
+        n = next((k for k, s in enumerate(singles) if s is None), len(times))
+        assert len(rows) == n
+        cut += n < len(times)
+        for row, single in zip(rows, singles[:n], strict=True):
+            assert row.tolist() == single.tolist()
+    assert cut == 1
+    assert len(res.states_of("nope", times)) == 0
