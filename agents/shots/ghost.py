@@ -21,6 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import numpy as np
+from numba import njit
+
 from piramida.env.position import Position
 from piramida.env.table import Pocket, Table
 
@@ -87,6 +90,30 @@ def path_clear(
     ``others``?"""
     limit = 2 * radius + clearance
     return all(_dist_point_segment(o, a, b) >= limit for o in others)
+
+
+@njit(cache=True)
+def path_clear_of(xy, skip1, skip2, ax, ay, bx, by, limit):  # pragma: no cover - compiled
+    """``path_clear`` from (ax, ay) to (bx, by) past the balls at the rows of
+    ``xy`` but ``skip1`` and ``skip2``, with ``limit`` = 2 radius +
+    clearance: one call for a line's ball-by-ball test (``pot_lines`` asks
+    it of every line it offers). The distances are ``path_clear``'s up to
+    the last bit of a square root, so the answers differ only for a ball
+    touching the path to within that."""
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    for k in range(xy.shape[0]):
+        if k == skip1 or k == skip2:
+            continue
+        px, py = xy[k, 0], xy[k, 1]
+        if L2 == 0:
+            d = math.hypot(px - ax, py - ay)
+        else:
+            s = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+            d = math.hypot(px - (ax + s * dx), py - (ay + s * dy))
+        if d < limit:
+            return False
+    return True
 
 
 def pocket_window(pocket: Pocket, approach_deg: float, table: Table) -> float:
@@ -187,19 +214,33 @@ def pot_lines(
     ``legs``: the object legs (``object_legs``) of a position that differs
     from ``position`` only by ``struck`` (a ball in hand placed), which
     the legs of its targets do not depend on."""
-    t = position.table
-    R = t.ball_radius
     balls = position.ball_map
     if struck not in balls:
         return []
-    if legs is None:
-        legs = object_legs(position)
+    return lines_among(balls, position.table, struck, targets, legs if legs is not None else object_legs(position))
+
+
+def lines_among(
+    balls: dict[str, Point],
+    table: Table,
+    struck: str,
+    targets: Iterable[str] | None,
+    legs: dict[str, list[ObjectLeg]],
+) -> list[PotLine]:
+    """``pot_lines`` among the balls at ``balls`` (``struck`` one of them)
+    on ``table``, with the targets' legs given: what a search over
+    placements of a ball in hand asks at every spot, without making a
+    position of each."""
+    R = table.ball_radius
     c = balls[struck]
     out: list[PotLine] = []
+    names = list(balls)
+    xy = np.array(list(balls.values()))
+    k_struck = names.index(struck)
     for target in targets if targets is not None else balls:
         if target == struck or target not in balls:
             continue
-        others_t = [xy for b, xy in balls.items() if b not in (struck, target)]
+        k_target = names.index(target)
         for leg in legs.get(target, ()):
             if not leg.on_bed or any(b != struck for b in leg.blockers):
                 continue
@@ -213,7 +254,7 @@ def pot_lines(
             cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
             if cut > MAX_CUT_DEG:
                 continue
-            if not path_clear(c, g, others_t, R):
+            if not path_clear_of(xy, k_struck, k_target, c[0], c[1], g[0], g[1], 2 * R):
                 continue
             # The window as an angle seen from the target, shrunk by the cut's
             # error magnification and the cue ball's distance.

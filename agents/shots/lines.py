@@ -18,8 +18,7 @@ import math
 from collections.abc import Callable
 
 from piramida.agents.shots.context import Context
-from piramida.agents.shots.ghost import PotLine, aim_point, object_legs, pot_lines
-from piramida.env.errors import PiramidaError
+from piramida.agents.shots.ghost import PotLine, aim_point, lines_among, object_legs, pot_lines
 from piramida.env.position import Position
 
 XY = tuple[float, float]
@@ -58,11 +57,6 @@ def targets_for(ctx: Context, struck: str) -> list[str]:
     if ctx.view.variant == "classic71":
         out = [b for b in out if b != "0"]
     return out
-
-
-def placed(ctx: Context, ball: str, xy: XY) -> Position:
-    """The position with ``ball`` placed at ``xy`` (out of hand)."""
-    return ctx.pos.replace(balls=ctx.pos.balls + ((ball, xy[0], xy[1]),), in_hand=None)
 
 
 def candidate_lines(ctx: Context) -> list[tuple[PotLine, XY | None]]:
@@ -119,12 +113,12 @@ def hand_lines(ctx: Context, ball: str) -> list[tuple[PotLine, XY]]:
     # The ball placed is the one struck: the targets' legs are the table's.
     legs = object_legs(ctx.pos)
     targets = targets_for(ctx, ball)
+    balls = ctx.pos.ball_map
     for xy in hand_placements(ctx, ball):
-        try:
-            pos = placed(ctx, ball, xy)
-        except PiramidaError:
-            continue
-        out.extend((ln, xy) for ln in pot_lines(pos, ball, targets, legs))
+        # A placement is on the bed and clear of every ball (zone_ok): the
+        # lines are those of the position with the ball placed there.
+        balls[ball] = xy
+        out.extend((ln, xy) for ln in lines_among(balls, ctx.table, ball, targets, legs))
     best: dict[tuple[str, str], tuple[PotLine, XY]] = {}
     for ln, xy in out:
         key = (ln.target, ln.pocket)
@@ -150,7 +144,6 @@ __all__ = [
     "hand_lines",
     "hand_placements",
     "lines_for",
-    "placed",
     "targets_for",
     "zone_ok",
 ]

@@ -52,3 +52,47 @@ def test_lines_are_sorted_easiest_first():
     p = p.with_balls({**p.ball_map, "0": (0.5, 1.0)})
     lines = pot_lines(p, "0")
     assert all(a.difficulty <= b.difficulty for a, b in zip(lines, lines[1:], strict=False))
+
+
+def test_the_compiled_path_test_agrees_with_path_clear() -> None:
+    import numpy as np
+
+    from piramida.agents.shots.ghost import path_clear_of
+
+    rng = np.random.default_rng(7)
+    agree = blocked = 0
+    for _ in range(400):
+        xy = np.column_stack([rng.uniform(0.05, 1.7, 12), rng.uniform(0.05, 3.5, 12)])
+        a, b = xy[0], xy[1]
+        others = [tuple(p) for p in xy[2:]]
+        want = path_clear(tuple(a), tuple(b), others, R)
+        got = path_clear_of(xy, 0, 1, a[0], a[1], b[0], b[1], 2 * R)
+        agree += got == want
+        blocked += not want
+    assert agree == 400 and 50 < blocked < 350
+
+
+def test_lines_among_placed_balls_are_the_placed_positions_lines() -> None:
+    from bench.planner import load_positions
+    from piramida.agents.shots.context import Context
+    from piramida.agents.shots.ghost import lines_among, object_legs
+    from piramida.agents.shots.lines import hand_placements, targets_for
+    from piramida.env.view import GameView
+
+    found = 0
+    for r in load_positions():
+        view = GameView.for_position(r["position"])
+        p = view.position
+        if p.in_hand is None:
+            continue
+        ctx = Context(view)
+        ball = ctx.cue_balls()[0]
+        legs, targets = object_legs(p), targets_for(ctx, ball)
+        for xy in hand_placements(ctx, ball)[:6]:
+            placed = p.replace(balls=p.balls + ((ball, xy[0], xy[1]),), in_hand=None)
+            want = pot_lines(placed, ball, targets, legs)
+            found += len(want)
+            assert lines_among({**p.ball_map, ball: xy}, p.table, ball, targets, legs) == want
+        if found >= 30:
+            break
+    assert found >= 30
