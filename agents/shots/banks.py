@@ -162,7 +162,8 @@ def miss_after(
     None is returned, as when the leg never begins)."""
     t0: float | None = None
     t1 = math.inf
-    for e in result.events:
+    # The log without motion-state changes, which are passed over here anyway.
+    for e in result.rule_events:
         if ball not in e.balls or e.type in ("motion", "centre_line", "cue"):
             continue
         if t0 is not None:

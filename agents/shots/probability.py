@@ -72,6 +72,26 @@ def _pocket_arrays(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return aims, axes, mouths
 
 
+#: ``Table.on_surface`` answers per table and point: the balls a stroke
+#: leaves alone rest exactly where they were, so the ghost balls of their
+#: pots recur from one candidate's resting position to the next.
+_SURFACE: dict[int, tuple[Table, dict[tuple[float, float], bool]]] = {}
+_SURFACE_SIZE = 50_000
+
+
+def _on_surface(table: Table, x: float, y: float) -> bool:
+    got = _SURFACE.get(id(table))
+    if got is None or got[0] is not table:
+        got = _SURFACE[id(table)] = (table, {})
+    memo = got[1]
+    hit = memo.get((x, y))
+    if hit is None:
+        if len(memo) >= _SURFACE_SIZE:
+            memo.clear()
+        hit = memo[(x, y)] = table.on_surface(x, y)
+    return hit
+
+
 def easiest_difficulty(
     position: Position, struck: Sequence[str], targets: Sequence[str] | None = None
 ) -> float | None:
@@ -95,7 +115,7 @@ def easiest_difficulty(
     # A ghost ball off the rectangle may still be in a pocket's mouth (a
     # ball hanging in the jaws): the few such lines are asked one by one.
     for j, k in zip(*np.nonzero(~on), strict=True):
-        on[j, k] = table.on_surface(float(ghost[j, k, 0]), float(ghost[j, k, 1]))
+        on[j, k] = _on_surface(table, float(ghost[j, k, 0]), float(ghost[j, k, 1]))
     d = _easiest(P, S, T, aims, u, ghost, window, od, on, R, math.cos(math.radians(MAX_CUT_DEG)))
     return None if d < 0 else d
 
