@@ -130,6 +130,8 @@ class Context:
         #: The ruling and value of each outcome key (``Referee.outcome_key``)
         #: judged legal so far.
         self.outcomes: dict[tuple[Any, ...], tuple[Any, float]] = {}
+        #: ``shot``'s checked strokes, one per ball, placement, call and spin.
+        self.templates: dict[tuple[Any, ...], Shot] = {}
 
     def cue_balls(self) -> tuple[str, ...]:
         if self.view.cue_balls:
@@ -261,9 +263,15 @@ class Context:
         """The stroke that plays ``line`` at cue direction ``phi`` and speed
         ``v`` (clamped to 0.3-9 m/s), calling it where shots are called."""
         call = (line.target, line.pocket) if self.called else None
-        return Shot(
-            ball=line.struck, phi=phi % 360.0, v=min(max(v, 0.3), 9.0), place=place, call=call, **kw
-        )
+        # A search makes dozens of strokes a decision that differ from one
+        # another only in direction and pace: the rest is checked once, in
+        # a template per ball, placement, call and spin, and each stroke is
+        # that template aimed (``Shot.aimed`` checks what it changes).
+        key = (line.struck, place, call, tuple(kw.items()))
+        template = self.templates.get(key)
+        if template is None:
+            template = self.templates[key] = Shot(ball=line.struck, phi=0.0, v=1.0, place=place, call=call, **kw)
+        return template.aimed(phi % 360.0, min(max(v, 0.3), 9.0))
 
 
 __all__ = ["CALLED", "Budget", "Context", "Trial"]
