@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.probability import easiest_difficulty
-from piramida.agents.shots.probe import REFINE_ITERS, Probe, refined, secant_next
+from piramida.agents.shots.probe import REFINE_ITERS, Probe, Reference, refined, secant_next
 from piramida.env.physics import ShotResult
 from piramida.env.position import cue_ball_of
 from piramida.env.shot import Shot
@@ -95,15 +95,18 @@ def secant_for(ctx: Context, line: PotLine) -> Secant:
     return Secant(slope, tol, want)
 
 
-def refine(ctx: Context, line: PotLine, place: Place, v: float, **kw: Any) -> Trial | None:
+def refine(
+    ctx: Context, line: PotLine, place: Place, v: float, like: Reference | None = None, **kw: Any
+) -> Trial | None:
     """Secant iteration on phi until the noise-free stroke pots the target
     (throw correction); the potting trial, or None. ``kw`` (spin) goes to
-    the stroke. The secant runs compiled (``probe.refined``) where its
-    answer is certain, else in Python (``secant``): the same answer and
+    the stroke. The secant runs compiled (``probe.refined``, given ``like``,
+    the ``probe.Reference`` of a legal pot of the line whose outcome the
+    answer likely repeats) where its answer is certain, else in Python (``secant``): the same answer and
     the same strokes counted either way."""
     first = ctx.shot(line, line.phi, v, place, **kw)
     sec = secant_for(ctx, line)
-    certain, got = refined(ctx, line, first, sec)
+    certain, got = refined(ctx, line, first, sec, like)
     if certain:
         return got
     return secant(ctx, line, first, sec)

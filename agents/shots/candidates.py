@@ -52,6 +52,7 @@ from piramida.agents.shots.context import Budget, Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.lines import candidate_lines, lines_for
 from piramida.agents.shots.probability import PotModel, easiest_difficulty
+from piramida.agents.shots.probe import reference_of
 from piramida.agents.shots.strokes import (
     best_break,
     break_family,
@@ -364,11 +365,12 @@ class _Generation:
         corrected aim of the best ``spin_lines`` pots."""
         out: list[Candidate] = []
         for line, place, tr, p in refined[: self.search.spin_lines]:
+            like = reference_of(self.ctx, tr)
             for b, k, name in self.search.spins:
                 if self.spent():
                     break
                 start = replace(line, phi=tr.shot.phi)
-                alt = refine(self.ctx, start, place, tr.shot.v * k, b=b)
+                alt = refine(self.ctx, start, place, tr.shot.v * k, like, b=b)
                 if alt is not None:
                     out.append(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
         return out

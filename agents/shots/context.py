@@ -182,10 +182,8 @@ class Context:
         this decision takes that ruling's value, and its own ruling is made
         from that one when read (``Trial``, ``Referee.rested``)."""
         key = self.outcome_key(shot, res)
-        known = self.outcomes.get(key) if key is not None else None
-        if known is not None:
-            ruling, value = known
-            return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final))
+        if key is not None and key in self.outcomes:
+            return self.known(shot, res, key)
         try:
             ruling = self.ruling(shot, res)
         except PiramidaError:
@@ -194,6 +192,13 @@ class Context:
         if key is not None and ruling.legal:
             self.outcomes[key] = (ruling, value)
         return Trial(shot, res, ruling, value)
+
+    def known(self, shot: Shot, res: ShotResult, key: tuple[Any, ...]) -> Trial:
+        """The trial of a simulated ``shot`` whose outcome key is ``key``,
+        a key judged legal before in this decision: that ruling's legality
+        and value, and its own ruling made from that one when read."""
+        ruling, value = self.outcomes[key]
+        return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final))
 
     def ruled(self, shot: Shot, res: ShotResult) -> Any:
         """The referee's ruling on a simulated ``shot`` (``PiramidaError``

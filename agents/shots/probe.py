@@ -31,14 +31,22 @@ and every count of strokes in a budget is the Python search's.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import PotLine
 from piramida.env.errors import PiramidaError
-from piramida.env.physics.aiming import ASK, YES, edge_search, play, secant_next, secant_search
+from piramida.env.physics.aiming import (
+    ASK,
+    YES,
+    edge_search,
+    play,
+    secant_next,
+    secant_search,
+    verdict,
+)
 from piramida.env.physics.simulate import LoopInputs
 from piramida.env.shot import Shot
 from piramida.env.table import POCKETS
@@ -55,14 +63,41 @@ COMPILED = True
 #: compiled one; here because aim imports this module).
 REFINE_ITERS = 7
 
+class Reference(NamedTuple):
+    """A legal trial's outcome as the compiled strokes compare it: its
+    outcome key (``Referee.outcome_key``, not None), the ball the struck
+    ball touched first and the balls pocketed (rows of ball index, pocket
+    index, in drop order), indices into the position's packed balls."""
+
+    key: tuple[Any, ...]
+    contact: int
+    pocketed: np.ndarray
+
+
+def reference_of(ctx: Context, tr: Trial) -> Reference | None:
+    """``tr``'s ``Reference``, or None where the physics alone cannot stand
+    in for the referee: it is not legal, has no outcome key, touched
+    nothing or sent a ball off the table (or all strokes are played in
+    Python)."""
+    res = tr.result
+    if not COMPILED or not tr.legal:
+        return None
+    ids = ctx.simulate.packed(tr.shot)[1]
+    key = ctx.outcome_key(tr.shot, res)
+    contact = res.first_contact(tr.shot.ball)
+    if key is None or contact is None or res.off_table:
+        return None
+    pocketed = np.array([[ids.index(b), POCKETS.index(p)] for b, p in res.pocketed], dtype=np.int64)
+    return Reference(key, ids.index(contact[0]), pocketed.reshape(-1, 2))
+
+
 class Probe:
     """Strokes that vary a legal pot (the reference trial) in direction and
     pace, played without coming back to Python (module docstring). Made by
     ``Probe.of``, which is None where the referee gives the reference no
     outcome key."""
 
-    def __init__(self, ctx: Context, line: PotLine, ref: Trial, inputs: LoopInputs, contact: int,
-                 pocketed: np.ndarray) -> None:
+    def __init__(self, ctx: Context, line: PotLine, ref: Trial, inputs: LoopInputs, like: Reference) -> None:
         self.ctx = ctx
         shot = ref.shot
         ids = inputs.ids
@@ -75,24 +110,16 @@ class Probe:
         self.target = ids.index(line.target)
         self.pocket = POCKETS.index(line.pocket)
         self.called = ctx.called
-        self.contact = contact
-        self.pocketed = pocketed
+        self.contact = like.contact
+        self.pocketed = like.pocketed
 
     @classmethod
     def of(cls, ctx: Context, line: PotLine, ref: Trial) -> Probe | None:
         """A probe around ``ref`` (a legal trial of ``line`` that pots its
         target), or None where the physics alone cannot answer for the
-        referee: the reference has no outcome key."""
-        res = ref.result
-        if not COMPILED or not ref.legal or ctx.outcome_key(ref.shot, res) is None:
-            return None
-        contact = res.first_contact(ref.shot.ball)
-        if contact is None or res.off_table:
-            return None
-        inputs = ctx.simulate.loop_inputs(ref.shot)
-        ids = inputs.ids
-        pocketed = np.array([[ids.index(b), POCKETS.index(p)] for b, p in res.pocketed], dtype=np.int64)
-        return cls(ctx, line, ref, inputs, ids.index(contact[0]), pocketed.reshape(-1, 2))
+        referee (``reference_of``)."""
+        like = reference_of(ctx, ref)
+        return cls(ctx, line, ref, ctx.simulate.loop_inputs(ref.shot), like) if like is not None else None
 
     def _args(self) -> tuple:
         i = self.inputs
@@ -129,11 +156,17 @@ class Probe:
 
 
 
-def refined(ctx: Context, line: PotLine, first: Shot, sec: Secant) -> tuple[bool, Trial | None]:
+def refined(
+    ctx: Context, line: PotLine, first: Shot, sec: Secant, like: Reference | None = None
+) -> tuple[bool, Trial | None]:
     """``aim.refine`` from its first stroke ``first`` and its secant
     ``sec`` (``aim.secant_for``), with the secant compiled: (True, its
     answer) where that is certain, (False, None) where ``aim.secant`` must
-    play it in Python (nothing is counted in the budget then).
+    play it in Python (nothing is counted in the budget then). ``like``: the
+    ``Reference`` of a legal trial of the same ball, placement and call (a
+    position variant's own pot) whose outcome the answer likely repeats;
+    where it does, the answer takes that trial's ruling without the
+    referee computing the key again (``Context.known``).
 
     The compiled secant takes every stroke that pockets the target as
     legal; the referee judges only the last of them, the answer. Where that
@@ -166,12 +199,19 @@ def refined(ctx: Context, line: PotLine, first: Shot, sec: Secant) -> tuple[bool
             # The answer is the last stroke played: its records are still in
             # the buffers.
             res = ctx.simulate.result(shot, inputs, status, nev, nseg, S, mode)
+            if like is not None and verdict(
+                inputs.ev, nev, mode, ids.index(first.ball), ids.index(line.target), POCKETS.index(line.pocket),
+                ctx.called, like.contact, like.pocketed,
+            ) == YES:
+                # It ended as ``like`` did: the same outcome key.
+                tr = ctx.known(shot, res, like.key)
         else:
             try:
                 res = ctx.simulate(shot)
             except PiramidaError:
                 return False, None
-        tr = ctx.judge(shot, res)
+        if tr is None:
+            tr = ctx.judge(shot, res)
         if tr is None or not tr.legal:
             return False, None
     if ctx.budget is not None:
@@ -179,4 +219,4 @@ def refined(ctx: Context, line: PotLine, first: Shot, sec: Secant) -> tuple[bool
     return True, tr
 
 
-__all__ = ["COMPILED", "REFINE_ITERS", "Probe", "refined", "secant_next"]
+__all__ = ["COMPILED", "REFINE_ITERS", "Probe", "Reference", "reference_of", "refined", "secant_next"]

@@ -33,6 +33,38 @@ def same(a, b) -> bool:  # noqa: ANN001 - two trials or None
     return (a.shot, a.value, a.legal, a.result.final.balls) == (b.shot, b.value, b.legal, b.result.final.balls)
 
 
+def test_a_variant_that_ends_as_its_pot_takes_that_ruling(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Position variants of a pot (spin and pace re-refined) mostly end as
+    # the pot did; their answer then takes its ruling without the referee
+    # computing the key (Context.known). The answers are the Python secant's.
+    from dataclasses import replace
+
+    known = {"n": 0}
+    inner = Context.known
+
+    def counted(self, shot, res, key):  # noqa: ANN001, ANN202
+        known["n"] += 1
+        return inner(self, shot, res, key)
+
+    monkeypatch.setattr(Context, "known", counted)
+    compared = 0
+    for view in VIEWS[:10]:
+        fast, slow = context(view), context(view)
+        for line, place in candidate_lines(fast)[:4]:
+            base = aim.refine(fast, line, place, cue_speed_for(line, fast.table))
+            if base is None:
+                continue
+            like = probe.reference_of(fast, base)
+            start = replace(line, phi=base.shot.phi)
+            for b, k in ((0.35, 1.0), (-0.35, 1.25), (0.0, 0.7)):
+                got = aim.refine(fast, start, place, base.shot.v * k, like, b=b)
+                first = slow.shot(start, start.phi, base.shot.v * k, place, b=b)
+                want = aim.secant(slow, start, first, aim.secant_for(slow, start))
+                assert same(got, want)
+                compared += 1
+    assert compared >= 20 and known["n"] >= 10, (compared, known)
+
+
 def python_edge(ctx: Context, line, ref, sign: float) -> float:  # noqa: ANN001 - a line and a trial
     """``aim.pot_line``'s edge search on one side, every stroke in Python."""
     phi0, v = ref.shot.phi, ref.shot.v
