@@ -223,7 +223,14 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
     down = probe.edge(phi0, -1.0, max(0.3, v)) if probe is not None else None
     if down is None:
         down = edge(lambda d: ok(phi0 - d, v) is not None)
-    centred = ok(phi0 + 0.5 * (up - down), v) if up != down else None
+    centred = None
+    if up != down:
+        phi_c = phi0 + 0.5 * (up - down)
+        certain, centred = (
+            probe.trial(ref.shot.aimed(phi_c % 360.0, max(0.3, v))) if probe is not None else (False, None)
+        )
+        if not certain:
+            centred = ok(phi_c, v)
     if centred is not None:
         tr = centred
     half = 0.5 * (up + down)

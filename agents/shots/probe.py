@@ -45,6 +45,7 @@ from piramida.env.physics.aiming import (
     play,
     secant_next,
     secant_search,
+    stroke,
     verdict,
 )
 from piramida.env.physics.simulate import LoopInputs
@@ -112,6 +113,7 @@ class Probe:
         self.called = ctx.called
         self.contact = like.contact
         self.pocketed = like.pocketed
+        self.key = like.key
 
     @classmethod
     def of(cls, ctx: Context, line: PotLine, ref: Trial) -> Probe | None:
@@ -152,6 +154,25 @@ class Probe:
             return None
         self._count(1)
         return r == YES
+
+    def trial(self, shot: Shot) -> tuple[bool, Trial | None]:
+        """``aim.pots_as`` of ``shot``, the reference's stroke aimed
+        elsewhere: (True, the trial, or None where it does not pot) where
+        the physics answers, (False, None) where only the referee can
+        (then nothing is counted)."""
+        i, t = self.inputs, self.inputs.table
+        S, mode = np.empty_like(i.S0), np.zeros(len(i.ids), dtype=np.int64)
+        nev, nseg, status = stroke(
+            shot.phi, shot.v, i.S0, S, mode, self.cue, self.theta, self.a, self.b, t.CU, t.JW, t.FC, t.PK, t.P,
+            i.ev, i.seg, i.fw, i.iw, i.mw,
+        )
+        r = verdict(i.ev, nev, mode, self.cue, self.target, self.pocket, self.called, self.contact, self.pocketed)
+        if r == ASK:
+            return False, None
+        self._count(1)
+        if r != YES:
+            return True, None
+        return True, self.ctx.known(shot, self.ctx.simulate.result(shot, i, status, nev, nseg, S, mode), self.key)
 
 
 

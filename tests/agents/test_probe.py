@@ -96,7 +96,7 @@ def test_the_compiled_secant_answers_as_the_python_one() -> None:
 
 
 def test_the_probe_finds_the_edges_and_speed_checks_the_python_search_finds() -> None:
-    edges = 0
+    edges = trials = 0
     for view in VIEWS:
         ctx = context(view)
         for line, place in candidate_lines(ctx)[:6]:
@@ -120,7 +120,12 @@ def test_the_probe_finds_the_edges_and_speed_checks_the_python_search_finds() ->
                 hit = pr.pots(phi0, max(0.3, v * k))
                 if hit is not None:
                     assert hit == (aim.pots_as(ctx, line, ref, phi0, v * k) is not None)
-    assert edges >= 20
+            for d in (0.03, -0.08, 0.5):
+                certain, got_trial = pr.trial(ref.shot.aimed((phi0 + d) % 360.0, max(0.3, v)))
+                if certain:
+                    trials += 1
+                    assert same(got_trial, aim.pots_as(ctx, line, ref, phi0 + d, v))
+    assert edges >= 20 and trials >= 20
 
 
 def test_a_foul_at_the_end_of_the_compiled_secant_hands_it_to_python() -> None:
