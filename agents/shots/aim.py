@@ -100,10 +100,10 @@ def refine(
 ) -> Trial | None:
     """Secant iteration on phi until the noise-free stroke pots the target
     (throw correction); the potting trial, or None. ``kw`` (spin) goes to
-    the stroke. The secant runs compiled (``probe.refined``, given ``like``,
-    the ``probe.Reference`` of a legal pot of the line whose outcome the
-    answer likely repeats) where its answer is certain, else in Python (``secant``): the same answer and
-    the same strokes counted either way."""
+    the stroke. The secant runs compiled (``probe.refined``; ``like``: the
+    ``probe.Reference`` of a legal pot of the line whose outcome the answer
+    likely repeats) where its answer is certain, else in Python
+    (``secant``): the same answer and the same strokes counted either way."""
     first = ctx.shot(line, line.phi, v, place, **kw)
     sec = secant_for(ctx, line)
     certain, got = refined(ctx, line, first, sec, like)
@@ -214,8 +214,8 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
         return pots_as(ctx, line, ref, phi, v)
 
     phi0, v = tr.shot.phi, tr.shot.v
-    # The edges and the speed checks, compiled where the physics can answer
-    # for the referee (probe.py); the same strokes in Python where not.
+    # The edges, the centred stroke and the speed checks, compiled where the
+    # physics can answer for the referee (probe.py); in Python where not.
     probe = Probe.of(ctx, line, tr)
     up = probe.edge(phi0, 1.0, max(0.3, v)) if probe is not None else None
     if up is None:
