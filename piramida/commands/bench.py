@@ -78,6 +78,10 @@ def register(app: typer.Typer) -> None:
         search: str = typer.Option(
             "planner", "--search", help="Whose search: planner (the default) or greedy."
         ),
+        compare_python: int = typer.Option(
+            0, "--compare-python", min=0, max=20, metavar="ROUNDS",
+            help="Time the compiled aiming strokes against every stroke in Python, side by side in one process.",
+        ),
     ) -> None:
         """Mean and 95th-percentile time of agents.shots.candidates (every
         candidate shot of a decision, with its features) over the 200
@@ -93,6 +97,8 @@ def register(app: typer.Typer) -> None:
             argv.append("--json")
         if limit is not None:
             argv += ["--limit", str(limit)]
+        if compare_python:
+            argv += ["--compare-python", str(compare_python)]
         rc = main(argv)
         if rc:
             raise typer.Exit(rc)

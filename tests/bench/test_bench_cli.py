@@ -1,6 +1,7 @@
 """``piramida bench physics``: registered, and (slow) a quick run whose JSON
 has the promised keys with values that are null or positive.
-``piramida bench candidates``: registered, and a two-position run."""
+``piramida bench candidates``: registered, a two-position run, and the
+compiled strokes against Python side by side."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_bench_physics_quick_json_report() -> None:
 def test_bench_candidates_is_registered_with_its_options() -> None:
     result = runner.invoke(app, ["bench", "candidates", "--help"])
     assert result.exit_code == 0, result.output
-    for opt in ("--json", "--limit", "--noise", "--search"):
+    for opt in ("--json", "--limit", "--noise", "--search", "--compare-python"):
         assert opt in result.stdout
 
 
@@ -80,3 +81,17 @@ def test_bench_candidates_refuses_an_unknown_preset_in_one_line() -> None:
     result = runner.invoke(app, ["bench", "candidates", "--limit", "1", "--noise", "wizard"])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
+
+
+def test_bench_candidates_compare_python_report() -> None:
+    # Both ways list the same candidates (tests/agents/test_probe.py); this
+    # checks the report's arithmetic and that the switch is put back.
+    from piramida.agents.shots import probe
+
+    result = runner.invoke(app, ["bench", "candidates", "--compare-python", "1", "--limit", "2"])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout.strip().splitlines()[-1])
+    assert rep["positions"] == 2 and rep["rounds"] == 1
+    assert rep["compiled_mean_ms"] > 0 and rep["python_mean_ms"] > 0
+    assert rep["ratio"] == pytest.approx(rep["python_mean_ms"] / rep["compiled_mean_ms"], rel=0.01)
+    assert probe.COMPILED is True
