@@ -72,24 +72,81 @@ def _pocket_arrays(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return aims, axes, mouths
 
 
-#: ``Table.on_surface`` answers per table and point: the balls a stroke
-#: leaves alone rest exactly where they were, so the ghost balls of their
-#: pots recur from one candidate's resting position to the next.
-_SURFACE: dict[int, tuple[Table, dict[tuple[float, float], bool]]] = {}
-_SURFACE_SIZE = 50_000
+_SURFACE: dict[int, tuple[Table, tuple[np.ndarray, np.ndarray]]] = {}
 
 
-def _on_surface(table: Table, x: float, y: float) -> bool:
+def surface_arrays(table: Table) -> tuple[np.ndarray, np.ndarray]:
+    """What ``Table.on_surface`` reads, as arrays for ``on_surface_at``: per
+    pocket its mouth centre, axis, mouth, capture depth and two jaws
+    (centre, radius); per cushion its nose segment, inward normal and
+    length (``math.hypot`` here, as ``Table`` computes it)."""
     got = _SURFACE.get(id(table))
-    if got is None or got[0] is not table:
-        got = _SURFACE[id(table)] = (table, {})
-    memo = got[1]
-    hit = memo.get((x, y))
-    if hit is None:
-        if len(memo) >= _SURFACE_SIZE:
-            memo.clear()
-        hit = memo[(x, y)] = table.on_surface(x, y)
-    return hit
+    if got is not None and got[0] is table:
+        return got[1]
+    pk = np.array([
+        [*p.mouth_centre, *p.axis, p.mouth, p.capture_depth,
+         *p.jaws[0].centre, p.jaws[0].radius, *p.jaws[1].centre, p.jaws[1].radius]
+        for p in table.pockets.values()
+    ])
+    cu = np.array([
+        [*c.start, *c.end, *c.normal, math.hypot(c.end[0] - c.start[0], c.end[1] - c.start[1])]
+        for c in table.cushions.values()
+    ])
+    _SURFACE[id(table)] = (table, (pk, cu))
+    return pk, cu
+
+
+@njit(cache=True)
+def on_surface_at(x, y, r, W, L, PK, CU):  # pragma: no cover - compiled
+    """``Table.on_surface(x, y)`` from ``surface_arrays``: the same tests
+    in the same order. Its jaw distances are numba's ``math.hypot``, which
+    may differ from Python's in the last bit, so a point within that of a
+    jaw's circle could be answered the other way
+    (tests/agents/test_pot_model.py compares the two on points around every pocket)."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return False
+    eps = 1e-9
+    if r - eps <= x <= W - r + eps and r - eps <= y <= L - r + eps:
+        return True
+    for k in range(PK.shape[0]):
+        dx, dy = x - PK[k, 0], y - PK[k, 1]
+        ax, ay = PK[k, 2], PK[k, 3]
+        u, v = dx * ax + dy * ay, -dx * ay + dy * ax
+        if u >= 0:
+            inside = abs(v) <= PK[k, 4] / 2 - r + eps
+        else:
+            inside = abs(v) <= PK[k, 4] / 2 + PK[k, 8] and _clear_of_noses(x, y, r, CU)
+        if -3 * r <= u <= PK[k, 5] and inside:
+            if (
+                math.hypot(x - PK[k, 6], y - PK[k, 7]) >= r + PK[k, 8] - eps
+                and math.hypot(x - PK[k, 9], y - PK[k, 10]) >= r + PK[k, 11] - eps
+            ):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _clear_of_noses(x, y, r, CU):  # pragma: no cover - compiled
+    """``Table._clear_of_noses``: no cushion nose within a ball radius."""
+    eps = 1e-9
+    for k in range(CU.shape[0]):
+        sx, sy, ex, ey, nx, ny, seg = CU[k, 0], CU[k, 1], CU[k, 2], CU[k, 3], CU[k, 4], CU[k, 5], CU[k, 6]
+        if (x - sx) * nx + (y - sy) * ny >= r - eps:
+            continue
+        s = ((x - sx) * (ex - sx) + (y - sy) * (ey - sy)) / seg
+        if 0.0 <= s <= seg:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _ghosts_on_surface(on, ghost, r, W, L, PK, CU):  # pragma: no cover - compiled
+    """``on`` completed for the ghost balls off the bed's rectangle: a ghost
+    ball may still lie in a pocket's mouth (a ball hanging in the jaws)."""
+    for j in range(on.shape[0]):
+        for k in range(on.shape[1]):
+            if not on[j, k]:
+                on[j, k] = on_surface_at(ghost[j, k, 0], ghost[j, k, 1], r, W, L, PK, CU)
 
 
 def easiest_difficulty(
@@ -112,10 +169,8 @@ def easiest_difficulty(
     aims, axes, mouths = _pocket_arrays(table)
     R = table.ball_radius
     u, ghost, window, od, on = _object_lines(P, T, aims, axes, mouths, R, table.width, table.length)
-    # A ghost ball off the rectangle may still be in a pocket's mouth (a
-    # ball hanging in the jaws): the few such lines are asked one by one.
-    for j, k in zip(*np.nonzero(~on), strict=True):
-        on[j, k] = _on_surface(table, float(ghost[j, k, 0]), float(ghost[j, k, 1]))
+    pk, cu = surface_arrays(table)
+    _ghosts_on_surface(on, ghost, R, table.width, table.length, pk, cu)
     d = _easiest(P, S, T, aims, u, ghost, window, od, on, R, math.cos(math.radians(MAX_CUT_DEG)))
     return None if d < 0 else d
 
@@ -334,4 +389,13 @@ def fitted(path: Path = MODEL_PATH) -> dict[str, PotModel]:
     return _fitted(str(path), mtime)
 
 
-__all__ = ["MODEL_PATH", "PotModel", "PotModelError", "easiest_difficulty", "fitted", "parse_models"]
+__all__ = [
+    "MODEL_PATH",
+    "PotModel",
+    "PotModelError",
+    "easiest_difficulty",
+    "fitted",
+    "on_surface_at",
+    "parse_models",
+    "surface_arrays",
+]

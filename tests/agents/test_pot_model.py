@@ -133,3 +133,29 @@ def test_the_turn_and_the_race_value_read_one_curve() -> None:
         assert val.next_chance(ctx, pos, None) == pytest.approx(model.chance(d))
     race = Valuation("race", model).race(ctx)
     assert race is not None and race.q == pytest.approx(model.typical("free"))
+
+
+def test_the_compiled_surface_test_is_the_tables() -> None:
+    # easiest_difficulty asks it of every ghost ball off the bed's rectangle:
+    # points around every pocket's mouth and jaws, and some far off.
+    import numpy as np
+
+    from piramida.agents.shots.probability import on_surface_at, surface_arrays
+    from piramida.env.table import Table
+
+    t = Table.default()
+    pk, cu = surface_arrays(t)
+    rng = np.random.default_rng(3)
+    points = [(float(x), float(y)) for x, y in rng.uniform(-0.1, 3.7, size=(2000, 2))]
+    for p in t.pockets.values():
+        cx, cy = p.mouth_centre
+        points += [(float(x), float(y)) for x, y in rng.normal((cx, cy), 0.06, size=(3000, 2))]
+        for j in p.jaws:  # on and near the circle a ball centre may not cross
+            for a in rng.uniform(0, 2 * np.pi, 500):
+                d = j.radius + t.ball_radius + float(rng.normal(0, 1e-4))
+                points.append((j.centre[0] + d * float(np.cos(a)), j.centre[1] + d * float(np.sin(a))))
+    points += [(float("nan"), 1.0), (1.0, float("inf"))]
+    got = [on_surface_at(x, y, t.ball_radius, t.width, t.length, pk, cu) for x, y in points]
+    want = [t.on_surface(x, y) for x, y in points]
+    assert got == want
+    assert 0.2 < sum(want) / len(want) < 0.9
