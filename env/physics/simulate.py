@@ -95,10 +95,12 @@ def _buffers(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np
 
 
 class LoopInputs(NamedTuple):
-    """``Simulator.loop_inputs``: the ball ids, their states at rest (not to
-    be changed), the table's arrays and the loop's record and scratch
-    buffers (this thread's, overwritten by the next stroke)."""
+    """``Simulator.loop_inputs``: the position a stroke starts from, its
+    ball ids, their states at rest (not to be changed), the table's arrays
+    and the loop's record and scratch buffers (this thread's, overwritten
+    by the next stroke)."""
 
+    start: Position
     ids: tuple[str, ...]
     S0: np.ndarray
     table: TableArrays
@@ -140,8 +142,8 @@ class Simulator:
         """What ``loop.run`` needs to play strokes of ``shot``'s ball (and
         placement) from this position: for a kernel that plays many of
         them without coming back to Python."""
-        _start, ids, S0 = self.packed(shot)
-        return LoopInputs(ids, S0, self._ta, *_buffers(len(ids)))
+        start, ids, S0 = self.packed(shot)
+        return LoopInputs(start, ids, S0, self._ta, *_buffers(len(ids)))
 
     def result(
         self, shot: Shot, inputs: LoopInputs, status: int, nev: int, nseg: int, S: np.ndarray, mode: np.ndarray
@@ -151,25 +153,23 @@ class Simulator:
         counts, and the final states and modes it left in ``S`` and
         ``mode`` (kept by the result, not copied); its records are copied
         from the buffers, which the next stroke overwrites."""
-        start, ids, _S0 = self.packed(shot)
         return ShotResult(
-            shot, int(status), inputs.ev[:nev].copy(), inputs.seg[:nseg].copy(), ids, inputs.table.P, start, S, mode,
-            self.table,
+            shot, int(status), inputs.ev[:nev].copy(), inputs.seg[:nseg].copy(), inputs.ids, inputs.table.P,
+            inputs.start, S, mode, self.table,
         )
 
     def __call__(self, shot: Shot, noise: str | Path | Noise | None = None, seed: int | None = None) -> ShotResult:
         nz = load_noise(noise)
         if nz is not None:
             shot = nz.perturb(shot, np.random.default_rng(seed))
-        start, ids, S0 = self.packed(shot)
-        S, mode = S0.copy(), np.zeros(len(ids), dtype=np.int64)  # the loop leaves the final states in them
-        ta = self._ta
-        ev, seg, fw, iw, mw = _buffers(len(ids))
+        inp = self.loop_inputs(shot)
+        S, mode = inp.S0.copy(), np.zeros(len(inp.ids), dtype=np.int64)  # the loop leaves the final states in them
+        ta = inp.table
         nev, nseg, status = run(
-            S, mode, ids.index(shot.ball), math.radians(shot.phi), math.radians(shot.theta), shot.v, shot.a,
-            shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, ev, seg, fw, iw, mw,
+            S, mode, inp.ids.index(shot.ball), math.radians(shot.phi), math.radians(shot.theta), shot.v, shot.a,
+            shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, inp.ev, inp.seg, inp.fw, inp.iw, inp.mw,
         )
-        return ShotResult(shot, int(status), ev[:nev].copy(), seg[:nseg].copy(), ids, ta.P, start, S, mode, self.table)
+        return self.result(shot, inp, status, nev, nseg, S, mode)
 
 
 def simulate(
