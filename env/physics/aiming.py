@@ -45,32 +45,42 @@ YES, NO, ASK = 1, 0, -1
 
 
 @njit(cache=True)
+def first_contact(ev, nev, cue):  # pragma: no cover - compiled
+    """The ball ``cue`` first touches in ``ev[:nev]`` and when, as
+    ``ShotResult.first_contact`` reads it: (-1, -1.0) for none."""
+    for q in range(nev):
+        if ev[q, 0] == EV_BALL:
+            i, j = ev[q, 2], ev[q, 3]
+            if i == cue:
+                return int(j), ev[q, 1]
+            if j == cue:
+                return int(i), ev[q, 1]
+    return -1, -1.0
+
+
+@njit(cache=True)
+def any_out(mode):  # pragma: no cover - compiled
+    """Whether some ball ended out of play (pocketed or off the table): as
+    ``ShotResult.pocketed``, nothing is pocketed while every ball is in."""
+    for k in range(mode.shape[0]):
+        if mode[k] < 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def verdict(ev, nev, mode, cue, target, pocket, called, ref_contact, ref_pocketed):  # pragma: no cover - compiled
     """YES, NO or ASK for the stroke of ball ``cue`` whose records are
     ``ev[:nev]`` and final modes ``mode``, against the reference's first
     contact (a ball index) and pocketed balls (rows of ball index, pocket
     index in drop order); the target is asked for in ``pocket`` where
     ``called`` (module docstring)."""
-    contact = -1
-    for q in range(nev):
-        if ev[q, 0] == EV_BALL:
-            i, j = ev[q, 2], ev[q, 3]
-            if i == cue:
-                contact = int(j)
-                break
-            if j == cue:
-                contact = int(i)
-                break
-    out = False
-    for k in range(mode.shape[0]):
-        if mode[k] < 0:
-            out = True
-            break
+    contact, _t = first_contact(ev, nev, cue)
     same = contact == ref_contact
     n = 0
     target_in = False
     target_ok = False
-    if out:  # as ShotResult.pocketed: nothing is pocketed while every ball is in play
+    if any_out(mode):
         for q in range(nev):
             typ = ev[q, 0]
             if typ == EV_POCKET:
@@ -177,16 +187,8 @@ def object_error(ev, nev, seg, cue, target, P, want):  # pragma: no cover - comp
     ``cue`` first touches it and the direction ``want``, for the stroke
     whose records are ``ev[:nev]`` and ``seg``: (False, 0) where ``cue``
     touches another ball first or none, or ``target`` has no state then."""
-    t = -1.0
-    for q in range(nev):
-        if ev[q, 0] == EV_BALL:
-            i, j = ev[q, 2], ev[q, 3]
-            if i == cue or j == cue:
-                if (j if i == cue else i) != target:
-                    return False, 0.0
-                t = ev[q, 1]
-                break
-    if t < 0.0:
+    contact, t = first_contact(ev, nev, cue)
+    if contact != target:
         return False, 0.0
     st = np.empty(7)
     if not state_at(seg, target, t, P, st):
@@ -200,12 +202,7 @@ def pots_target(ev, nev, mode, target, pocket, called):  # pragma: no cover - co
     """Whether ball ``target`` drops (the first time it does, into
     ``pocket`` where ``called``) in the stroke whose records are
     ``ev[:nev]`` and final modes ``mode``."""
-    out = False
-    for k in range(mode.shape[0]):
-        if mode[k] < 0:
-            out = True
-            break
-    if not out:
+    if not any_out(mode):
         return False
     for q in range(nev):
         if ev[q, 0] == EV_POCKET and int(ev[q, 2]) == target:
@@ -222,10 +219,10 @@ def secant_search(phi, v, slope, tol, want, iters, S0, S, mode, cue, theta, a, b
     target with an error under ``tol`` (or none), or any stroke with an
     error under ``tol / 2``; after a stroke with no error, halfway back to
     the stroke before. (The direction of the last stroke that pocketed the
-    target, its iteration or -1,
-    strokes played, whether the directions stayed finite, and the last
-    stroke's event and segment counts and status, whose records and final
-    states are still in ``ev``, ``seg``, ``S`` and ``mode``)."""
+    target, its iteration or -1, strokes played, whether the directions
+    stayed finite, and the last stroke's event and segment counts and
+    status, whose records and final states are still in ``ev``, ``seg``,
+    ``S`` and ``mode``.)"""
     pts_phi = np.empty(iters)
     pts_err = np.empty(iters)
     npts = 0
@@ -263,7 +260,9 @@ __all__ = [
     "ASK",
     "NO",
     "YES",
+    "any_out",
     "edge_search",
+    "first_contact",
     "object_error",
     "play",
     "pots_target",
