@@ -40,7 +40,6 @@ from piramida.agents.shots.ghost import (
 from piramida.env.events import Event
 from piramida.env.physics import ShotResult
 from piramida.env.position import Position
-from piramida.env.shot import Shot
 
 XY = tuple[float, float]
 
@@ -208,14 +207,8 @@ def secant_aim(
     simulation per iteration, ``Context.trial``)."""
     pts: list[tuple[float, float]] = []
     phi = line.phi
-    first: Shot | None = None
     for _ in range(iters):
-        # Only the direction changes from one iteration to the next.
-        if first is None:
-            shot = first = ctx.shot(line, phi, v, place, **kw)
-        else:
-            shot = first.aimed(phi % 360.0)
-        tr = ctx.trial(shot)
+        tr = ctx.trial(ctx.shot(line, phi, v, place, **kw))
         if tr is None:
             return None
         if done(tr):

@@ -64,6 +64,7 @@ COMPILED = True
 #: compiled one; here because aim imports this module).
 REFINE_ITERS = 7
 
+
 class Reference(NamedTuple):
     """A legal trial's outcome as the compiled strokes compare it: its
     outcome key (``Referee.outcome_key``, not None), the ball the struck
@@ -111,9 +112,7 @@ class Probe:
         self.target = ids.index(line.target)
         self.pocket = POCKETS.index(line.pocket)
         self.called = ctx.called
-        self.contact = like.contact
-        self.pocketed = like.pocketed
-        self.key = like.key
+        self.like = like
 
     @classmethod
     def of(cls, ctx: Context, line: PotLine, ref: Trial) -> Probe | None:
@@ -128,7 +127,8 @@ class Probe:
         t = i.table
         return (
             i.S0, self.S, self.mode, self.cue, self.theta, self.a, self.b, t.CU, t.JW, t.FC, t.PK, t.P,
-            i.ev, i.seg, i.fw, i.iw, i.mw, self.target, self.pocket, self.called, self.contact, self.pocketed,
+            i.ev, i.seg, i.fw, i.iw, i.mw, self.target, self.pocket, self.called, self.like.contact,
+            self.like.pocketed,
         )
 
     def _count(self, n: int) -> None:
@@ -166,13 +166,14 @@ class Probe:
             shot.phi, shot.v, i.S0, S, mode, self.cue, self.theta, self.a, self.b, t.CU, t.JW, t.FC, t.PK, t.P,
             i.ev, i.seg, i.fw, i.iw, i.mw,
         )
-        r = verdict(i.ev, nev, mode, self.cue, self.target, self.pocket, self.called, self.contact, self.pocketed)
+        like = self.like
+        r = verdict(i.ev, nev, mode, self.cue, self.target, self.pocket, self.called, like.contact, like.pocketed)
         if r == ASK:
             return False, None
         self._count(1)
         if r != YES:
             return True, None
-        return True, self.ctx.known(shot, self.ctx.simulate.result(shot, i, status, nev, nseg, S, mode), self.key)
+        return True, self.ctx.known(shot, self.ctx.simulate.result(shot, i, status, nev, nseg, S, mode), like.key)
 
 
 
