@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
+import sys
 import time
 from typing import Any
 
@@ -87,7 +89,11 @@ def main(argv: list[str] | None = None) -> None:
     pinned = pin_one_core()
     rows = [measure(v, s, a.steps) for v in a.variants.split(",") for s in a.searches.split(",")]
     if a.json:
-        print(json.dumps({"machine": f"{os.cpu_count()} CPUs, {pinned}", "results": rows}, indent=1))
+        from piramida.eval.version import code_version
+
+        command = shlex.join(["python", "-m", "bench.shot_env", *(argv if argv is not None else sys.argv[1:])])
+        out = {"machine": f"{os.cpu_count()} CPUs, {pinned}", "results": rows, "version": code_version(), "command": command}
+        print(json.dumps(out, indent=1))
         return
     print(f"{'variant':10} {'search':8} {'steps/CPU s':>11} {'ms/step':>8} {'options':>8} {'frames':>7}")
     for r in rows:
