@@ -17,7 +17,7 @@ mouth is 4.5 mm wider than the ball).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -72,15 +72,21 @@ def aim_point(pocket: Pocket, table: Table) -> Point:
     )
 
 
-def _dist_point_segment(p: Point, a: Point, b: Point) -> float:
+def _distances(a: Point, b: Point, points: Iterable[Point]) -> Iterator[float]:
+    """The distance from each of ``points`` to the segment a-b, the
+    segment's terms made once (a search asks this of every ball for every
+    line)."""
     ax, ay = a
     bx, by = b
     dx, dy = bx - ax, by - ay
     L2 = dx * dx + dy * dy
-    if L2 == 0:
-        return math.hypot(p[0] - ax, p[1] - ay)
-    s = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / L2))
-    return math.hypot(p[0] - (ax + s * dx), p[1] - (ay + s * dy))
+    hypot = math.hypot
+    for px, py in points:
+        if L2 == 0:
+            yield hypot(px - ax, py - ay)
+        else:
+            s = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+            yield hypot(px - (ax + s * dx), py - (ay + s * dy))
 
 
 def path_clear(
@@ -89,7 +95,7 @@ def path_clear(
     """Can a ball of ``radius`` roll from a to b without touching balls at
     ``others``?"""
     limit = 2 * radius + clearance
-    return all(_dist_point_segment(o, a, b) >= limit for o in others)
+    return all(d >= limit for d in _distances(a, b, others))
 
 
 @njit(cache=True)
@@ -194,7 +200,8 @@ def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
             if window <= 0:
                 continue
             g = (tp[0] - 2 * R * ux, tp[1] - 2 * R * uy)
-            blockers = tuple(b for b, xy in others if _dist_point_segment(xy, tp, ap) < limit)
+            dists = _distances(tp, ap, [xy for _, xy in others])
+            blockers = tuple(b for (b, _), d in zip(others, dists, strict=True) if d < limit)
             legs.append(
                 ObjectLeg(pocket, ap, od, (ux, uy), approach, window, g, t.on_surface(*g), blockers)
             )

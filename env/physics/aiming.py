@@ -35,37 +35,13 @@ import math
 import numpy as np
 from numba import njit
 
-from piramida.env.physics.codes import EV_BALL, EV_OFF, EV_POCKET
+from piramida.env.physics.codes import EV_OFF, EV_POCKET
 from piramida.env.physics.loop import run
-from piramida.env.physics.result import state_at
+from piramida.env.physics.result import any_out, first_contact, state_at
 
 #: ``verdict``'s answers: as the reference, the target does not drop, or
 #: something else differs.
 YES, NO, ASK = 1, 0, -1
-
-
-@njit(cache=True)
-def first_contact(ev, nev, cue):  # pragma: no cover - compiled
-    """The ball ``cue`` first touches in ``ev[:nev]`` and when, as
-    ``ShotResult.first_contact`` reads it: (-1, -1.0) for none."""
-    for q in range(nev):
-        if ev[q, 0] == EV_BALL:
-            i, j = ev[q, 2], ev[q, 3]
-            if i == cue:
-                return int(j), ev[q, 1]
-            if j == cue:
-                return int(i), ev[q, 1]
-    return -1, -1.0
-
-
-@njit(cache=True)
-def any_out(mode):  # pragma: no cover - compiled
-    """Whether some ball ended out of play (pocketed or off the table): as
-    ``ShotResult.pocketed``, nothing is pocketed while every ball is in."""
-    for k in range(mode.shape[0]):
-        if mode[k] < 0:
-            return True
-    return False
 
 
 @njit(cache=True)

@@ -117,8 +117,17 @@ class ShotResult:
             if self._events is not None:
                 self._rule_events = [e for e in self._events if e.type != "motion"]
             else:
-                self._rule_events = build_events([r for r in self._event_rows() if r[0] != EV_MOTION], self._ids)
+                ev = self._ev
+                self._rule_events = build_events(ev[ev[:, 0] != EV_MOTION].tolist(), self._ids)
         return self._rule_events
+
+    def _rows_of(self, typ: int) -> list[list[float]]:
+        """The records of one event type, in order; from the Python rows
+        where they were made, else without making them all."""
+        if self._rows is not None:
+            return [r for r in self._rows if r[0] == typ]
+        ev = self._ev
+        return ev[ev[:, 0] == typ].tolist()
 
     def _modes(self) -> list[int]:
         """Final motion state per ball; < 0: pocketed or off the table."""
@@ -149,7 +158,7 @@ class ShotResult:
             self._pocketed = (
                 []
                 if min(self._modes()) >= 0
-                else [(ids[int(r[2])], POCKETS[int(r[4])]) for r in self._event_rows() if r[0] == EV_POCKET]
+                else [(ids[int(r[2])], POCKETS[int(r[4])]) for r in self._rows_of(EV_POCKET)]
             )
         return self._pocketed
 
@@ -160,7 +169,7 @@ class ShotResult:
             self._off_table = (
                 []
                 if min(self._modes()) >= 0
-                else [ids[int(r[2])] for r in self._event_rows() if r[0] == EV_OFF]
+                else [ids[int(r[2])] for r in self._rows_of(EV_OFF)]
             )
         return self._off_table
 
@@ -185,10 +194,8 @@ class ShotResult:
             k = ids.index(ball)
         except ValueError:
             return None
-        for typ, t, i, j, _, _ in self._event_rows():
-            if typ == EV_BALL and (i == k or j == k):
-                return ids[int(j) if i == k else int(i)], t
-        return None
+        other, t = first_contact(self._ev, len(self._ev), k)
+        return (ids[other], t) if other >= 0 else None
 
     @property
     def n_events(self) -> int:
@@ -240,6 +247,32 @@ class ShotResult:
             "pocketed": [list(p) for p in self.pocketed],
             "off_table": list(self.off_table),
         }
+
+
+@njit(cache=True)
+def first_contact(ev, nev, cue):  # pragma: no cover - compiled
+    """The ball ``cue`` first touches in ``ev[:nev]`` and when (the first
+    ball_ball record naming it): (-1, -1.0) for none. Read where the
+    records are, without a Python list of them: an aiming loop asks this
+    of every stroke."""
+    for q in range(nev):
+        if ev[q, 0] == EV_BALL:
+            i, j = ev[q, 2], ev[q, 3]
+            if i == cue:
+                return int(j), ev[q, 1]
+            if j == cue:
+                return int(i), ev[q, 1]
+    return -1, -1.0
+
+
+@njit(cache=True)
+def any_out(mode):  # pragma: no cover - compiled
+    """Whether some ball ended out of play (pocketed or off the table):
+    nothing is pocketed while every ball is in."""
+    for k in range(mode.shape[0]):
+        if mode[k] < 0:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -136,8 +136,10 @@ class BaseReferee:
     def __init__(self, options: Mapping[str, Any] | None = None, table: Table | None = None) -> None:
         self.options = load_options(self.game_type, options)
         self.table = table or Table.default()
-        #: ``start_of``'s last answer, with the position, ball and placement it is for.
-        self.last_start: tuple[Position, str, XY | None, dict[str, XY], bool, dict[str, str]] | None = None
+        #: ``start_near``'s last answer, with the position, ball and placement it is for.
+        self.last_start: (
+            tuple[Position, str, XY | None, dict[str, XY], list[tuple[str, float, float]], dict[str, str]] | None
+        ) = None
 
     @property
     def variant(self) -> str:
@@ -373,12 +375,20 @@ class BaseReferee:
         no ball is within push distance of the struck ball, and the balls
         frozen to a cushion: the same for every stroke of a decision with
         the same struck ball and placement, so the last ones are kept."""
+        got = self.start_near(before, shot)
+        return got[0], not got[1], got[2]
+
+    def start_near(
+        self, before: Position, shot: Shot
+    ) -> tuple[dict[str, XY], list[tuple[str, float, float]], dict[str, str]]:
+        """``start_of`` with the balls within push distance
+        (``push_near``) instead of whether there are none."""
         got = self.last_start
         if got is None or got[0] is not before or got[1] != shot.ball or got[2] != shot.place:
             start = P.start_positions(before, shot)
-            push_free = not P.push_near(start, shot.ball, self.table)
+            near = P.push_near(start, shot.ball, self.table)
             frozen = P.frozen_balls(before.table, start)
-            got = self.last_start = (before, shot.ball, shot.place, start, push_free, frozen)
+            got = self.last_start = (before, shot.ball, shot.place, start, near, frozen)
         return got[3], got[4], got[5]
 
     def fouls_position(self, before: Position) -> Position:
@@ -427,7 +437,11 @@ class BaseReferee:
     def facts_and_fouls(
         self, before: Position, shot: Shot, events: Sequence[Event], after: Position, extra: Iterable[str]
     ) -> tuple[P.ShotFacts, set[str]]:
-        facts = P.analyse(before, shot, events, after)
+        if shot.ball in before or shot.place is not None:
+            start, near, frozen = self.start_near(before, shot)
+            facts = P.analyse(before, shot, events, after, start, frozen, near)
+        else:
+            facts = P.analyse(before, shot, events, after)  # its error names the missing ball
         fouls = self.common_fouls(before, shot, facts)
         fouls.update(extra)
         return facts, fouls

@@ -112,7 +112,7 @@ class FiveBallReferee(BaseReferee):
             raise bad(f"called ball {shot.call[0]} is not a ball on the table other than the cue ball")
 
     def common_fouls(self, before: Position, shot: Shot, facts: Any) -> set[str]:
-        fouls = super().common_fouls(before.replace(is_break=False), shot, facts)
+        fouls = super().common_fouls(self.fouls_position(before), shot, facts)
         fouls.discard("first_contact_in_house")
         return fouls
 
@@ -132,8 +132,10 @@ class FiveBallReferee(BaseReferee):
         return Counter(kind_of(b) for b in onto)
 
     def fouls_position(self, before: Position) -> Position:
-        """No break in five balls: the first stroke's fouls are a shot's."""
-        return before.replace(is_break=False)
+        """No break in five balls: the first stroke's fouls are a shot's.
+        (``before`` itself when it is no break: the referee keeps what it
+        worked out for a position by its identity.)"""
+        return before.replace(is_break=False) if before.is_break else before
 
     def rule(self, before: Position, shot: Shot, facts: ShotFacts, fouls: set[str], state: State) -> Judgement:
         shooter, opp = before.to_move, 1 - before.to_move

@@ -10,7 +10,7 @@ docs/game_rules.md; each is pinned by a golden case in ``tests/golden/rulings``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from piramida.env.errors import InvalidEventsError
@@ -54,6 +54,8 @@ class ShotFacts:
     events: tuple[Event, ...] = field(repr=False, default=())
     #: The position after the shot that ``final`` was read from.
     after: Position | None = field(repr=False, compare=False, default=None)
+    #: ``push_near`` of ``start`` where the caller had it (None: not given).
+    near: list[tuple[str, float, float]] | None = field(repr=False, compare=False, default=None)
 
     @property
     def pocketed_ids(self) -> tuple[str, ...]:
@@ -95,11 +97,23 @@ def first_contact(events: Sequence[Event], cue: str) -> tuple[int, str] | None:
     return None
 
 
-def analyse(before: Position, shot: Shot, events: Sequence[Event], after: Position) -> ShotFacts:
+def analyse(
+    before: Position,
+    shot: Shot,
+    events: Sequence[Event],
+    after: Position,
+    start: Mapping[str, XY] | None = None,
+    frozen: Mapping[str, str] | None = None,
+    near: list[tuple[str, float, float]] | None = None,
+) -> ShotFacts:
     """Check that the event log and the position after fit the position
     before, and collect the facts. A log that cannot have come from this
-    position is an ``InvalidEventsError`` naming the position."""
-    start = start_positions(before, shot)
+    position is an ``InvalidEventsError`` naming the position. ``start``,
+    ``frozen`` and ``near``: ``start_positions``, ``frozen_balls`` and
+    ``push_near`` of this position and shot where the caller has them (a
+    search judges many strokes of one ball from one position)."""
+    if start is None:
+        start = start_positions(before, shot)
     known = set(ball_ids(before.variant))
     def bad(msg: str) -> InvalidEventsError:
         # The position's text is built only for an error: this runs every shot.
@@ -152,10 +166,11 @@ def analyse(before: Position, shot: Shot, events: Sequence[Event], after: Positi
         first_contact_index=fc[0] if fc else None,
         pocketed=tuple(pocketed),
         jumped=tuple(jumped),
-        frozen=frozen_balls(before.table, start),
+        frozen=frozen if frozen is not None else frozen_balls(before.table, start),
         final=final,
         events=tuple(events),
         after=after,
+        near=near,
     )
 
 
@@ -192,6 +207,11 @@ def legal_break(facts: ShotFacts, table: Table) -> tuple[bool, str]:
 
 # ------------------------------------------------------------- centre crossings
 def corrected_events(events: Sequence[Event], start: Mapping[str, XY], table: Table) -> list[Event]:
+    """``iter_corrected`` as a list."""
+    return list(iter_corrected(events, start, table))
+
+
+def iter_corrected(events: Sequence[Event], start: Mapping[str, XY], table: Table) -> Iterator[Event]:
     """The event log with centre-line crossings as item 20 counts them
     (docs/game_rules.md §4.3):
 
@@ -208,7 +228,6 @@ def corrected_events(events: Sequence[Event], start: Mapping[str, XY], table: Ta
     half: dict[str, str] = {}
     for b, (_, y) in start.items():
         half[b] = "on" if y == mid else ("front" if y < mid else "rear")
-    out: list[Event] = []
     for e in events:
         if e.type == "centre_line":
             b = e.balls[0]
@@ -221,19 +240,27 @@ def corrected_events(events: Sequence[Event], start: Mapping[str, XY], table: Ta
             side = CUSHION_HALF[str(e.cushion)]
             if half.get(b) in ("front", "rear") and half[b] != side:
                 half[b] = side
-                out.append(Event(e.t, "centre_line", (b,), to=side))  # note 4
-        out.append(e)
-    return out
+                yield Event(e.t, "centre_line", (b,), to=side)  # note 4
+        yield e
 
 
 def events_after_contact(facts: ShotFacts, table: Table) -> list[Event]:
     """The corrected events strictly after the cue ball's first contact."""
+    return list(after_contact(facts, table))
+
+
+def after_contact(facts: ShotFacts, table: Table) -> Iterator[Event]:
+    """``events_after_contact`` made as they are read: item 20's automaton
+    mostly decides within a few events of the contact, and the log runs
+    on until every ball stops."""
     if facts.first_contact_index is None:
-        return []
+        return iter(())
     contact = facts.events[facts.first_contact_index]
-    ev = corrected_events(facts.events, facts.start, table)
-    k = next(i for i, e in enumerate(ev) if e is contact)
-    return ev[k + 1 :]
+    ev = iter_corrected(facts.events, facts.start, table)
+    for e in ev:
+        if e is contact:
+            break
+    return ev
 
 
 # ------------------------------------------------------------ legal completion
@@ -269,7 +296,7 @@ def legal_completion(
     k = facts.first_contact_index
     if k is None:
         return False, "no contact"
-    events = events_after_contact(facts, table)
+    events = after_contact(facts, table)
     cushions: dict[str, set[str]] = {}
     crossed: set[str] = set()
     drv_cushions: dict[str, set[str]] = {}
@@ -377,7 +404,7 @@ def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     r = table.ball_radius
     cx, cy = facts.start[facts.cue]
     # Most shots start with no ball that close: the log is read only when one is.
-    near = push_near(facts.start, facts.cue, table)
+    near = facts.near if facts.near is not None else push_near(facts.start, facts.cue, table)
     if not near:
         return False
     dx, dy = shot.direction
