@@ -124,7 +124,9 @@ def instrumented(tally: Tally) -> Iterator[None]:
             setattr(owner, name, old)
 
 
-def measure(limit: int | None = None, noise: str = "pro", search: str = "planner") -> dict[str, Any]:
+def measure(
+    limit: int | None = None, noise: str = "pro", search: str = "planner", variant: str | None = None
+) -> dict[str, Any]:
     import numba
 
     from bench.planner import load_positions
@@ -133,7 +135,8 @@ def measure(limit: int | None = None, noise: str = "pro", search: str = "planner
 
     how = {"planner": PLANNER, "greedy": GREEDY}[search]
     numba.set_num_threads(1)
-    views = [GameView.for_position(r["position"]) for r in load_positions()[:limit]]
+    refs = [r for r in load_positions() if variant is None or r["position"].variant == variant]
+    views = [GameView.for_position(r["position"]) for r in refs[:limit]]
     if views:
         candidates(views[0], noise, how)  # warm-up: the compiled physics
     tally = Tally()
@@ -155,6 +158,7 @@ def measure(limit: int | None = None, noise: str = "pro", search: str = "planner
     names = sorted({p for p, _, _ in PHASES} | {"features", "rest"}, key=lambda p: -tally.ms[p])
     return {
         "positions": len(views),
+        "variant": variant,
         "search": search,
         "noise": noise,
         "mean_ms": round(total / n, 3),
@@ -179,9 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--search", choices=("planner", "greedy"), default="planner")
+    ap.add_argument("--variant", default=None, help="the positions of this variant only")
     ap.add_argument("--json", action="store_true", help="print the JSON object only")
     a = ap.parse_args(argv)
-    out = measure(a.limit, a.noise, a.search)
+    out = measure(a.limit, a.noise, a.search, a.variant)
     from piramida.eval.version import code_version
 
     out["version"] = code_version()
@@ -190,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(out))
         return 0
     print(
-        f"candidates ({out['search']} search, {out['positions']} positions): {out['mean_ms']} ms, "
+        f"candidates ({out['search']} search, {out['positions']}{' ' + a.variant if a.variant else ''} positions): {out['mean_ms']} ms, "
         f"{out['strokes']} strokes, {out['rulings']} rulings, {out['keys']} keys a decision"
     )
     print(f"{'phase':10s} {'ms':>7s} {'strokes':>8s} {'rulings':>8s} {'keys':>6s}")

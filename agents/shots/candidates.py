@@ -51,7 +51,7 @@ from piramida.agents.shots.banks import bank_lines, refine_bank
 from piramida.agents.shots.context import Budget, Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.lines import candidate_lines, lines_for
-from piramida.agents.shots.probability import PotModel, easiest_difficulty
+from piramida.agents.shots.probability import PotModel, easiest_difficulties, easiest_difficulty
 from piramida.agents.shots.probe import reference_of
 from piramida.agents.shots.strokes import (
     best_break,
@@ -63,7 +63,7 @@ from piramida.agents.shots.strokes import (
 from piramida.agents.shots.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import Noise
-from piramida.env.position import ball_ids, object_ball_ids
+from piramida.env.position import Position, ball_ids, object_ball_ids
 from piramida.env.shot import Shot
 from piramida.env.table import POCKETS
 
@@ -251,7 +251,10 @@ def generate(ctx: Context, search: Search) -> list[Candidate]:
     budget counts the search's noise-free strokes)."""
     gen = _Generation(ctx, search)
     gen.run()
-    return [describe(ctx, c) for c in gen.out]
+    book = NextPots(ctx)
+    out = [describe(ctx, c, book) for c in gen.out]
+    book.candidates = out
+    return out
 
 
 class _Generation:
@@ -422,16 +425,43 @@ class _Generation:
         return out
 
 
-def describe(ctx: Context, c: Candidate) -> Candidate:
+def describe(ctx: Context, c: Candidate, book: NextPots | None = None) -> Candidate:
     """``c`` with its noise-free trial (simulated here, uncounted, if the
     search did not) and its feature vector (``feature_vector``, made when
-    first read)."""
+    first read; with ``book``, the decision's candidates' next pots are
+    found together)."""
     tr = c.trial if c.trial is not None else ctx.judged(c.shot)
-    return replace(c, trial=tr, features_of=partial(feature_vector, ctx))
+    return replace(c, trial=tr, features_of=partial(feature_vector, ctx, book=book))
 
 
-def feature_vector(ctx: Context, c: Candidate) -> np.ndarray:
-    """``c``'s features (``FEATURES``) in its decision ``ctx``."""
+class NextPots:
+    """The easiest next pot from where each of a decision's ``candidates``
+    leaves its struck ball, found for all of them in one compiled call
+    (``easiest_difficulties``) when the first feature vector is read: a
+    policy reads them all."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.candidates: list[Candidate] = []
+        self.found: dict[int, float | None] | None = None
+
+    def difficulty(self, c: Candidate, after: Position) -> float | None:
+        """``easiest_difficulty(after, [c.shot.ball])``, ``after`` being
+        where ``c``'s trial leaves the balls."""
+        if self.found is None:
+            asked = [(x, x.trial.rest) for x in self.candidates if x.trial is not None]
+            asked = [(x, pos) for x, pos in asked if x.shot.ball in pos]
+            got = easiest_difficulties([(pos, x.shot.ball) for x, pos in asked])
+            # Keyed by identity: the candidates are kept here, so their ids hold.
+            self.found = {id(x): d for (x, _), d in zip(asked, got, strict=True)}
+        if id(c) in self.found:
+            return self.found[id(c)]
+        return easiest_difficulty(after, [c.shot.ball])
+
+
+def feature_vector(ctx: Context, c: Candidate, book: NextPots | None = None) -> np.ndarray:
+    """``c``'s features (``FEATURES``) in its decision ``ctx`` (``book``:
+    its decision's next pots, found together)."""
     tr = c.trial
     f = np.zeros(len(FEATURES))
     ln = c.line
@@ -465,7 +495,7 @@ def feature_vector(ctx: Context, c: Candidate) -> np.ndarray:
             x, y = after.xy(c.shot.ball)
             f[_INDEX["rest_on_table"]] = 1.0
             f[_INDEX["rest_x"]], f[_INDEX["rest_y"]] = x, y
-            d = easiest_difficulty(after, [c.shot.ball])
+            d = book.difficulty(c, after) if book is not None else easiest_difficulty(after, [c.shot.ball])
             if d is not None:
                 f[_INDEX["next_open"]] = 1.0
                 f[_INDEX["next_difficulty"]] = d
@@ -493,6 +523,7 @@ __all__ = [
     "KEEP_POTS",
     "LAYOUT_VERSION",
     "MAX_LINES",
+    "NextPots",
     "PLANNER",
     "SAFETY_BALLS",
     "SAFETY_STROKES",

@@ -262,6 +262,59 @@ def _easiest(P, S, T, aims, u, ghost, window, od, on, R, cos_max):  # pragma: no
     return best if best < math.inf else -1.0
 
 
+def easiest_difficulties(items: Sequence[tuple[Position, str]]) -> list[float | None]:
+    """``easiest_difficulty(position, [struck])`` for each (position,
+    struck ball) of ``items``, every target on the table, in one compiled
+    call (a decision's candidates each ask it of where they leave the
+    balls): the same kernels in the same order, so the same floats."""
+    out: list[float | None] = [None] * len(items)
+    if not items:
+        return out
+    table = items[0][0].table
+    if any(pos.table is not table for pos, _ in items):
+        return [easiest_difficulty(pos, [struck]) for pos, struck in items]
+    nmax = max(len(pos.balls) for pos, _ in items)
+    P = np.zeros((len(items), max(nmax, 1), 2))
+    counts = np.zeros(len(items), dtype=np.int64)
+    struck_at = np.full(len(items), -1, dtype=np.int64)
+    for c, (pos, struck) in enumerate(items):
+        balls = pos.balls
+        counts[c] = len(balls)
+        if balls:
+            P[c, : len(balls)] = [(x, y) for _, x, y in balls]
+        for i, (b, _, _) in enumerate(balls):
+            if b == struck:
+                struck_at[c] = i
+                break
+    aims, axes, mouths = _pocket_arrays(table)
+    pk, cu = surface_arrays(table)
+    R = table.ball_radius
+    d = np.empty(len(items))
+    _easiest_each(P, counts, struck_at, aims, axes, mouths, R, table.width, table.length, pk, cu,
+                  math.cos(math.radians(MAX_CUT_DEG)), d)
+    for c, v in enumerate(d.tolist()):
+        if struck_at[c] >= 0 and v >= 0:
+            out[c] = v
+    return out
+
+
+@njit(cache=True)
+def _easiest_each(P, counts, struck_at, aims, axes, mouths, R, W, L, pk, cu, cos_max, out):  # pragma: no cover
+    """``easiest_difficulty``'s three kernels for each row of ``P`` (its
+    first ``counts`` balls, struck ball ``struck_at``; -1 where none)."""
+    for c in range(P.shape[0]):
+        out[c] = -1.0
+        n = counts[c]
+        if struck_at[c] < 0 or n == 0:
+            continue
+        Pc = P[c, :n].copy()
+        T = np.arange(n)
+        S = np.array([struck_at[c]])
+        u, ghost, window, od, on = _object_lines(Pc, T, aims, axes, mouths, R, W, L)
+        _ghosts_on_surface(on, ghost, R, W, L, pk, cu)
+        out[c] = _easiest(Pc, S, T, aims, u, ghost, window, od, on, R, cos_max)
+
+
 class PotModelError(PiramidaError):
     """The pot-model file is missing an entry or a field is malformed."""
 
@@ -393,6 +446,7 @@ __all__ = [
     "MODEL_PATH",
     "PotModel",
     "PotModelError",
+    "easiest_difficulties",
     "easiest_difficulty",
     "fitted",
     "on_surface_at",

@@ -159,3 +159,24 @@ def test_the_compiled_surface_test_is_the_tables() -> None:
     want = [t.on_surface(x, y) for x, y in points]
     assert got == want
     assert 0.2 < sum(want) / len(want) < 0.9
+
+
+def test_next_pots_found_together_are_the_ones_found_alone() -> None:
+    # NextPots (a decision's feature vectors) asks easiest_difficulties once
+    # for every candidate; the floats must be easiest_difficulty's, balls
+    # that are not on the table and an empty table included.
+    import json
+
+    from piramida.agents.shots.probability import easiest_difficulties
+
+    ref = Path(__file__).resolve().parents[2] / "bench" / "positions" / "reference.jsonl"
+    rows = [json.loads(line) for line in ref.read_text().splitlines()[:60] if line.strip()]
+    items = []
+    for r in rows:
+        pos = Position.from_dict(r["position"])
+        items += [(pos, b) for b in pos.ids[:3]] + [(pos, "nope")]
+    items.append((items[0][0].replace(balls=()), "0"))
+    want = [easiest_difficulty(pos, [b]) for pos, b in items]
+    assert easiest_difficulties(items) == want
+    assert sum(d is not None for d in want) > len(items) // 2
+    assert easiest_difficulties([]) == []
