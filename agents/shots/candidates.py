@@ -251,10 +251,8 @@ def generate(ctx: Context, search: Search) -> list[Candidate]:
     budget counts the search's noise-free strokes)."""
     gen = _Generation(ctx, search)
     gen.run()
-    book = NextPots(ctx)
-    out = [describe(ctx, c, book) for c in gen.out]
-    book.candidates = out
-    return out
+    book = NextPots()
+    return [describe(ctx, c, book) for c in gen.out]
 
 
 class _Generation:
@@ -431,37 +429,55 @@ def describe(ctx: Context, c: Candidate, book: NextPots | None = None) -> Candid
     first read; with ``book``, the decision's candidates' next pots are
     found together)."""
     tr = c.trial if c.trial is not None else ctx.judged(c.shot)
-    return replace(c, trial=tr, features_of=partial(feature_vector, ctx, book=book))
+    slot = book.add(tr, c.shot.ball) if book is not None else None
+    return replace(c, trial=tr, features_of=partial(feature_vector, ctx, book=book, slot=slot))
 
 
 class NextPots:
-    """The easiest next pot from where each of a decision's ``candidates``
+    """The easiest next pot from where each of a decision's candidates
     leaves its struck ball, found for all of them in one compiled call
     (``easiest_difficulties``) when the first feature vector is read: a
-    policy reads them all."""
+    policy reads them all. It keeps each candidate's trial and struck
+    ball, not the candidate, whose feature maker keeps it: no reference
+    cycle, so a decision's objects are freed as soon as it is done with,
+    not by the garbage collector."""
 
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-        self.candidates: list[Candidate] = []
-        self.found: dict[int, float | None] | None = None
+    def __init__(self) -> None:
+        self.asked: list[tuple[Trial | None, str]] = []
+        self.found: list[float | None] | None = None
 
-    def difficulty(self, c: Candidate, after: Position) -> float | None:
+    def add(self, trial: Trial | None, ball: str) -> int:
+        """Slot of the candidate whose trial is ``trial``, struck ball ``ball``."""
+        self.asked.append((trial, ball))
+        return len(self.asked) - 1
+
+    def difficulty(self, slot: int, c: Candidate, after: Position) -> float | None:
         """``easiest_difficulty(after, [c.shot.ball])``, ``after`` being
-        where ``c``'s trial leaves the balls."""
+        where ``c``'s trial leaves the balls (``c`` is the candidate of
+        ``slot``, or a copy of it)."""
+        trial, ball = self.asked[slot]
+        if trial is not c.trial or ball != c.shot.ball:
+            return easiest_difficulty(after, [c.shot.ball])
         if self.found is None:
-            asked = [(x, x.trial.rest) for x in self.candidates if x.trial is not None]
-            asked = [(x, pos) for x, pos in asked if x.shot.ball in pos]
-            got = easiest_difficulties([(pos, x.shot.ball) for x, pos in asked])
-            # Keyed by identity: the candidates are kept here, so their ids hold.
-            self.found = {id(x): d for (x, _), d in zip(asked, got, strict=True)}
-        if id(c) in self.found:
-            return self.found[id(c)]
-        return easiest_difficulty(after, [c.shot.ball])
+            slots: list[int] = []
+            items: list[tuple[Position, str]] = []
+            for k, (t, b) in enumerate(self.asked):
+                if t is not None and b in t.rest:
+                    slots.append(k)
+                    items.append((t.rest, b))
+            found: list[float | None] = [None] * len(self.asked)
+            for k, d in zip(slots, easiest_difficulties(items), strict=True):
+                found[k] = d
+            self.found = found
+        return self.found[slot]
 
 
-def feature_vector(ctx: Context, c: Candidate, book: NextPots | None = None) -> np.ndarray:
-    """``c``'s features (``FEATURES``) in its decision ``ctx`` (``book``:
-    its decision's next pots, found together)."""
+def feature_vector(
+    ctx: Context, c: Candidate, book: NextPots | None = None, slot: int | None = None
+) -> np.ndarray:
+    """``c``'s features (``FEATURES``) in its decision ``ctx`` (``book``
+    and ``slot``: its decision's next pots, found together, and its place
+    among them)."""
     tr = c.trial
     f = np.zeros(len(FEATURES))
     ln = c.line
@@ -495,7 +511,10 @@ def feature_vector(ctx: Context, c: Candidate, book: NextPots | None = None) -> 
             x, y = after.xy(c.shot.ball)
             f[_INDEX["rest_on_table"]] = 1.0
             f[_INDEX["rest_x"]], f[_INDEX["rest_y"]] = x, y
-            d = book.difficulty(c, after) if book is not None else easiest_difficulty(after, [c.shot.ball])
+            if book is not None and slot is not None:
+                d = book.difficulty(slot, c, after)
+            else:
+                d = easiest_difficulty(after, [c.shot.ball])
             if d is not None:
                 f[_INDEX["next_open"]] = 1.0
                 f[_INDEX["next_difficulty"]] = d

@@ -131,3 +131,32 @@ def test_trials_ruled_by_outcome_key_have_the_referees_value(variant: str) -> No
             full = fresh.ruling(c.shot, c.trial.result)
             assert c.trial.value == fresh.value(full) and c.trial.legal == full.legal
             assert c.trial.rest.balls == full.position.balls
+
+
+def test_a_decisions_objects_are_freed_without_the_garbage_collector() -> None:
+    # Candidates, trials, rulings and results form no reference cycle: a
+    # decision's dozens of objects go when it is done with, and the search
+    # does not pay for collections of the whole heap (a cycle through the
+    # feature makers once left ~1400 objects a decision to the collector).
+    import gc
+
+    from piramida.agents.shots.candidates import Candidate
+
+    views = [_view(v) for v in ("free", "combined", "moscow")]
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for view in views:
+            got = candidates(view, "pro")
+            assert got and all(len(c.features) == len(FEATURES) for c in got)
+        del got
+        gc.collect()
+        left = [o for o in gc.garbage if isinstance(o, Candidate | Position | Shot)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if was:
+            gc.enable()
+    assert left == []
