@@ -23,6 +23,11 @@ and the referee's full rulings and outcome keys. The timing wrappers cost
 a little (a few hundred calls a decision), so the total is a few percent
 above ``bench.candidates``.
 
+Then the compiled kernels (``KERNELS``, wrapped where Python calls them):
+milliseconds a decision, calls and microseconds a call, and their share of
+the total; the rest of the time is Python. Wrapping each call costs
+under a microsecond, against tens for most kernels.
+
 Run from the repository root::
 
     .venv/bin/python -m bench.candidates_phases [--limit N] [--search greedy] [--json]
@@ -59,6 +64,23 @@ PHASES: tuple[tuple[str, str, str], ...] = (
     ("breaks", "piramida.agents.shots.candidates", "break_family"),
     ("describe", "piramida.agents.shots.candidates", "describe"),
 )
+#: (module, name): the compiled kernels, as the Python code that calls them
+#: names them. Not those another kernel of their own module calls
+#: (``easiest_difficulty``'s three, inside ``_easiest_each``; ``state_at``,
+#: inside ``states_at``): a kernel compiled while they are wrapped would
+#: find a Python function.
+KERNELS: tuple[tuple[str, str], ...] = (
+    ("piramida.agents.shots.probe", "secant_search"),
+    ("piramida.agents.shots.probe", "edge_search"),
+    ("piramida.agents.shots.probe", "play"),
+    ("piramida.agents.shots.probe", "stroke"),
+    ("piramida.agents.shots.probe", "verdict"),
+    ("piramida.env.physics.simulate", "run"),
+    ("piramida.env.physics.result", "first_contact"),
+    ("piramida.env.physics.result", "states_at"),
+    ("piramida.agents.shots.ghost", "path_clear_of"),
+    ("piramida.agents.shots.probability", "_easiest_each"),
+)
 #: Phases that are part of another (not added into the total of the top level).
 NESTED = {"refine": "pots", "edge": "pots"}
 
@@ -73,6 +95,19 @@ class Tally:
         self.rulings: Counter[str] = Counter()
         self.keys: Counter[str] = Counter()
         self.stack: list[str] = ["rest"]
+        self.kernel_ms: Counter[str] = Counter()
+        self.kernel_calls: Counter[str] = Counter()
+
+    def kernel(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*a: Any, **kw: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.kernel_ms[name] += (time.perf_counter() - t0) * 1000.0
+                self.kernel_calls[name] += 1
+
+        return wrapper
 
     def timed(self, phase: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*a: Any, **kw: Any) -> Any:
@@ -118,6 +153,9 @@ def instrumented(tally: Tally) -> Iterator[None]:
         patch(Simulator, "__call__", tally.counted(tally.strokes, Simulator.__call__))
         patch(Context, "ruling", tally.counted(tally.rulings, Context.ruling))
         patch(Context, "outcome_key", tally.counted(tally.keys, Context.outcome_key))
+        for module, name in KERNELS:
+            mod = importlib.import_module(module)
+            patch(mod, name, tally.kernel(name, getattr(mod, name)))
         yield
     finally:
         for owner, name, old in reversed(saved):
@@ -138,7 +176,10 @@ def measure(
     refs = [r for r in load_positions() if variant is None or r["position"].variant == variant]
     views = [GameView.for_position(r["position"]) for r in refs[:limit]]
     if views:
-        candidates(views[0], noise, how)  # warm-up: the compiled physics
+        # Warm-up: the compiled physics and the search's kernels, the
+        # features' included, compiled or loaded before any is wrapped.
+        for c in candidates(views[0], noise, how):
+            _ = c.features
     tally = Tally()
     total = 0.0
     with instrumented(tally):
@@ -172,6 +213,15 @@ def measure(
             }
             for p in names
         },
+        "kernels": {
+            k: {
+                "ms": round(tally.kernel_ms[k] / n, 3),
+                "calls": round(tally.kernel_calls[k] / n, 2),
+                "us_per_call": round(1000.0 * tally.kernel_ms[k] / max(tally.kernel_calls[k], 1), 1),
+            }
+            for k in sorted(tally.kernel_ms, key=lambda k: -tally.kernel_ms[k])
+        },
+        "kernels_share": round(sum(tally.kernel_ms.values()) / total, 3) if total else None,
         "strokes": round(sum(tally.strokes.values()) / n, 2),
         "rulings": round(sum(tally.rulings.values()) / n, 2),
         "keys": round(sum(tally.keys.values()) / n, 2),
@@ -202,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     for p, v in out["phases"].items():
         label = f"  {p}" if p in NESTED else p
         print(f"{label:10s} {v['ms']:7.2f} {v['strokes']:8.1f} {v['rulings']:8.2f} {v['keys']:6.1f}")
+    print(f"\ncompiled kernels: {100 * (out['kernels_share'] or 0):.0f}% of the time, the rest Python")
+    print(f"{'kernel':18s} {'ms':>7s} {'calls':>7s} {'us/call':>8s}")
+    for k, v in out["kernels"].items():
+        print(f"{k:18s} {v['ms']:7.3f} {v['calls']:7.1f} {v['us_per_call']:8.1f}")
     return 0
 
 
