@@ -23,9 +23,10 @@ and the referee's full rulings and outcome keys. The timing wrappers cost
 a little (a few hundred calls a decision), so the total is a few percent
 above ``bench.candidates``.
 
-Then the compiled kernels (``KERNELS``, wrapped where Python calls them):
-milliseconds a decision, calls and microseconds a call, and their share of
-the total; the rest of the time is Python. Wrapping each call costs
+Then the referee's time (its full rulings and its outcome keys, through
+``Context``) and the compiled kernels (``KERNELS``, wrapped where Python
+calls them): milliseconds a decision, calls and microseconds a call, and
+their shares of the total. Wrapping each call costs
 under a microsecond, against tens for most kernels.
 
 Run from the repository root::
@@ -97,6 +98,7 @@ class Tally:
         self.stack: list[str] = ["rest"]
         self.kernel_ms: Counter[str] = Counter()
         self.kernel_calls: Counter[str] = Counter()
+        self.referee_ms: Counter[str] = Counter()
 
     def kernel(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*a: Any, **kw: Any) -> Any:
@@ -125,10 +127,16 @@ class Tally:
 
         return wrapper
 
-    def counted(self, counter: Counter[str], fn: Callable[..., Any]) -> Callable[..., Any]:
+    def counted(self, counter: Counter[str], fn: Callable[..., Any], timer: str | None = None) -> Callable[..., Any]:
         def wrapper(*a: Any, **kw: Any) -> Any:
             counter[self.stack[-1]] += 1
-            return fn(*a, **kw)
+            if timer is None:
+                return fn(*a, **kw)
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.referee_ms[timer] += (time.perf_counter() - t0) * 1000.0
 
         return wrapper
 
@@ -151,8 +159,8 @@ def instrumented(tally: Tally) -> Iterator[None]:
             mod = importlib.import_module(module)
             patch(mod, name, tally.timed(phase, getattr(mod, name)))
         patch(Simulator, "__call__", tally.counted(tally.strokes, Simulator.__call__))
-        patch(Context, "ruling", tally.counted(tally.rulings, Context.ruling))
-        patch(Context, "outcome_key", tally.counted(tally.keys, Context.outcome_key))
+        patch(Context, "ruling", tally.counted(tally.rulings, Context.ruling, "rulings"))
+        patch(Context, "outcome_key", tally.counted(tally.keys, Context.outcome_key, "keys"))
         for module, name in KERNELS:
             mod = importlib.import_module(module)
             patch(mod, name, tally.kernel(name, getattr(mod, name)))
@@ -222,6 +230,8 @@ def measure(
             for k in sorted(tally.kernel_ms, key=lambda k: -tally.kernel_ms[k])
         },
         "kernels_share": round(sum(tally.kernel_ms.values()) / total, 3) if total else None,
+        "referee_ms": {k: round(tally.referee_ms[k] / n, 3) for k in ("rulings", "keys")},
+        "referee_share": round(sum(tally.referee_ms.values()) / total, 3) if total else None,
         "strokes": round(sum(tally.strokes.values()) / n, 2),
         "rulings": round(sum(tally.rulings.values()) / n, 2),
         "keys": round(sum(tally.keys.values()) / n, 2),
@@ -252,7 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     for p, v in out["phases"].items():
         label = f"  {p}" if p in NESTED else p
         print(f"{label:10s} {v['ms']:7.2f} {v['strokes']:8.1f} {v['rulings']:8.2f} {v['keys']:6.1f}")
-    print(f"\ncompiled kernels: {100 * (out['kernels_share'] or 0):.0f}% of the time, the rest Python")
+    r = out["referee_ms"]
+    print(f"\nthe referee: {r['rulings']:.2f} ms in full rulings, {r['keys']:.2f} ms in outcome keys a decision "
+          f"({100 * (out['referee_share'] or 0):.0f}% of the time)")
+    print(f"compiled kernels: {100 * (out['kernels_share'] or 0):.0f}% of the time")
     print(f"{'kernel':18s} {'ms':>7s} {'calls':>7s} {'us/call':>8s}")
     for k, v in out["kernels"].items():
         print(f"{k:18s} {v['ms']:7.3f} {v['calls']:7.1f} {v['us_per_call']:8.1f}")

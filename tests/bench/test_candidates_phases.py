@@ -19,7 +19,8 @@ def test_phases_and_kernels_of_a_few_positions() -> None:
     assert phases["pots"]["ms"] >= phases["refine"]["ms"] > 0
     k = out["kernels"]
     assert k["secant_search"]["calls"] > 0 and k["secant_search"]["us_per_call"] > 0
-    assert 0 < out["kernels_share"] < 1
+    assert 0 < out["kernels_share"] < 1 and 0 < out["referee_share"] < 1
+    assert out["referee_ms"]["rulings"] > 0 and out["referee_ms"]["keys"] > 0
     assert sum(v["ms"] for v in k.values()) <= out["mean_ms"]
     after = {key: getattr(importlib.import_module(key[0]), key[1]) for key in before}
     assert all(after[key] is before[key] for key in before)
