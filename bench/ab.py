@@ -7,8 +7,9 @@ Run from the repository root::
     .venv/bin/python -m bench.ab OLD [--rounds N] [--field mean_ms] [--json] [-- MODULE ARGS...]
 
 The benchmark (``bench.candidates --json --repeats 2`` unless given after
-``--``) must print one JSON object; ``--field`` names the number compared
-(smaller is better: a time). Each round runs it from ``OLD`` (a commit,
+``--``) must print one JSON object; ``--field`` names the number compared,
+a dotted path (``results.0.steps_per_cpu_s``); smaller is better (a time)
+unless ``--higher-is-better`` (a rate). Each round runs it from ``OLD`` (a commit,
 unpacked with ``git archive`` into a temporary folder and imported from
 there, laid out as ``pyproject.toml``'s ``package-dir`` says) and from the
 working tree, concurrently, each pinned to its own CPU; the next round
@@ -21,8 +22,8 @@ time share the window, and swapping CPUs cancels a difference between
 them. Even so one round's ratio still moves by about +-10% here: take ten
 rounds and read the geometric mean with the spread.
 
-Prints per round the two values and their ratio (old / new: above 1 the
-working tree is faster), then the geometric mean, median and range of the
+Prints per round the two values and their ratio (old / new, or new / old
+for a rate: above 1 the working tree is faster), then the geometric mean, median and range of the
 ratios; ``--json`` prints all of it as one object with both code versions
 and the command.
 """
@@ -120,14 +121,33 @@ def _values(procs: list[subprocess.Popen[str]], field: str) -> list[tuple[float,
             tail = (stderr.strip().splitlines() or ["(no output)"])[-1]
             raise ABError(f"the {which} run failed (exit {code}): {tail}")
         try:
-            obj = json.loads(stdout.strip().splitlines()[-1])
-            out.append((float(obj[field]), obj))
+            obj = _json_of(stdout)
+            out.append((float(field_of(obj, field)), obj))
         except (IndexError, ValueError, KeyError, TypeError):
             raise ABError(f"the {which} run printed no JSON object with a number {field!r}") from None
     return out
 
 
-def compare(old: str, bench: list[str], rounds: int, field: str, progress: bool = True) -> dict[str, Any]:
+def _json_of(stdout: str) -> Any:
+    """The JSON object a benchmark printed: all of its output, or (after
+    lines of its own) the last line."""
+    try:
+        return json.loads(stdout)
+    except ValueError:
+        return json.loads(stdout.strip().splitlines()[-1])
+
+
+def field_of(obj: Any, path: str) -> Any:
+    """``obj``'s value at a dotted ``path`` of keys and list indices
+    (``results.0.steps_per_cpu_s``)."""
+    for part in path.split("."):
+        obj = obj[int(part)] if isinstance(obj, list) else obj[part]
+    return obj
+
+
+def compare(
+    old: str, bench: list[str], rounds: int, field: str, progress: bool = True, higher_is_better: bool = False
+) -> dict[str, Any]:
     if rounds < 1:
         raise ABError(f"--rounds must be at least 1, got {rounds}")
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
@@ -156,14 +176,15 @@ def compare(old: str, bench: list[str], rounds: int, field: str, progress: bool 
             (v_old, o), (v_new, n) = _values(
                 [_start(cmd, old_env, layout, c_old), _start(cmd, new_env, ROOT, c_new)], field
             )
+            num, den = (v_new, v_old) if higher_is_better else (v_old, v_new)
             row = {"round": k, "old_cpu": c_old, "new_cpu": c_new, "old": v_old, "new": v_new,
-                   "ratio": v_old / v_new if v_new else math.inf,
+                   "ratio": num / den if den else math.inf,
                    "old_version": o.get("version"), "new_version": n.get("version")}
             rows.append(row)
             if progress:
                 print(f"round {k + 1}/{rounds}: old {v_old:g}  new {v_new:g}  ratio {row['ratio']:.3f}",
                       file=sys.stderr, flush=True)
-    return {"old_commit": full, "bench": bench, "field": field, "rounds": rows,
+    return {"old_commit": full, "bench": bench, "field": field, "higher_is_better": higher_is_better, "rounds": rows,
             **summary([r["ratio"] for r in rows])}
 
 
@@ -177,14 +198,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.ab", description=(__doc__ or "").split("\n")[0])
     ap.add_argument("old", help="the commit to compare the working tree with")
     ap.add_argument("--rounds", type=int, default=10)
-    ap.add_argument("--field", default="mean_ms", help="the JSON field compared (smaller is better)")
+    ap.add_argument("--field", default="mean_ms",
+                    help="the JSON field compared, a dotted path of keys and list indices (results.0.rate)")
+    ap.add_argument("--higher-is-better", action="store_true",
+                    help="the field is a rate, not a time: the ratio is new / old")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
     a = ap.parse_args(argv)
     if shutil.which("git") is None or shutil.which("tar") is None:
         print("bench.ab: needs git and tar on the PATH", file=sys.stderr)
         return 2
     try:
-        out = compare(a.old, bench, a.rounds, a.field, progress=True)
+        out = compare(a.old, bench, a.rounds, a.field, progress=True, higher_is_better=a.higher_is_better)
     except ABError as exc:
         print(f"bench.ab: {exc}", file=sys.stderr)
         return 2
@@ -197,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for r in out["rounds"]:
         print(f"{r['round'] + 1:3d}  old {r['old']:10g}  new {r['new']:10g}  ratio {r['ratio']:.3f}")
-    print(f"old / new: geometric mean {out['geomean_ratio']:.3f}, median {out['median_ratio']:.3f}, "
+    what = "new / old" if a.higher_is_better else "old / new"
+    print(f"{what}: geometric mean {out['geomean_ratio']:.3f}, median {out['median_ratio']:.3f}, "
           f"range {out['min_ratio']:.3f}-{out['max_ratio']:.3f} over {len(out['rounds'])} rounds")
     return 0
 

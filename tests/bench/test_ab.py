@@ -48,3 +48,12 @@ def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["HEAD", "--rounds", "1", "--", "no_such_bench_module"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith("bench.ab: the old run failed") and "no_such_bench_module" in err[-1]
+
+
+def test_a_field_is_a_dotted_path() -> None:
+    from bench.ab import field_of
+
+    obj = {"results": [{"rate": 3.5}, {"rate": 7.0}], "mean_ms": 2.0}
+    assert field_of(obj, "results.1.rate") == 7.0 and field_of(obj, "mean_ms") == 2.0
+    with pytest.raises(KeyError):
+        field_of(obj, "results.0.nope")
