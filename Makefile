@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 OUT ?= out
 
-.PHONY: run test test-slow lint typecheck bench bench-deps venv clean
+.PHONY: run test test-slow test-fuzz lint typecheck bench bench-deps venv clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
+
+# Hypothesis with a new random draw each run, 200 examples a property.
+test-fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

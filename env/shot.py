@@ -39,8 +39,14 @@ def _num(x: float) -> str:
 
 
 def _check_id(what: str, value: Any) -> None:
-    # Ids go into the text form unquoted, so separators would not round-trip.
-    if not isinstance(value, str) or not value or any(c in value for c in " \t\n=:,"):
+    # Ids go into the text form unquoted, so separators would not round-trip:
+    # "=:," and whatever str.split() splits on (the control characters
+    # \x1c-\x1f among them), and nothing unprintable.
+    if (
+        not isinstance(value, str)
+        or not value
+        or any(c in "=:," or c.isspace() or not c.isprintable() for c in value)
+    ):
         raise InvalidShotError(f"{what} must be a ball id, got {brief(value, 30)}")
 
 
