@@ -267,9 +267,8 @@ def easiest_difficulties(items: Sequence[tuple[Position, str]]) -> list[float | 
     struck ball) of ``items``, every target on the table, in one compiled
     call (a decision's candidates each ask it of where they leave the
     balls): the same kernels in the same order, so the same floats."""
-    out: list[float | None] = [None] * len(items)
     if not items:
-        return out
+        return []
     table = items[0][0].table
     if any(pos.table is not table for pos, _ in items):
         return [easiest_difficulty(pos, [struck]) for pos, struck in items]
@@ -292,10 +291,7 @@ def easiest_difficulties(items: Sequence[tuple[Position, str]]) -> list[float | 
     d = np.empty(len(items))
     _easiest_each(P, counts, struck_at, aims, axes, mouths, R, table.width, table.length, pk, cu,
                   math.cos(math.radians(MAX_CUT_DEG)), d)
-    for c, v in enumerate(d.tolist()):
-        if struck_at[c] >= 0 and v >= 0:
-            out[c] = v
-    return out
+    return [v if v >= 0 else None for v in d.tolist()]
 
 
 @njit(cache=True)

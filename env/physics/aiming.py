@@ -37,11 +37,21 @@ from numba import njit
 
 from piramida.env.physics.codes import EV_OFF, EV_POCKET
 from piramida.env.physics.loop import run
-from piramida.env.physics.result import any_out, first_contact, state_at
+from piramida.env.physics.result import first_contact, state_at
 
 #: ``verdict``'s answers: as the reference, the target does not drop, or
 #: something else differs.
 YES, NO, ASK = 1, 0, -1
+
+
+@njit(cache=True)
+def any_out(mode):  # pragma: no cover - compiled
+    """Whether some ball ended out of play (pocketed or off the table): as
+    ``ShotResult.pocketed``, nothing is pocketed while every ball is in."""
+    for k in range(mode.shape[0]):
+        if mode[k] < 0:
+            return True
+    return False
 
 
 @njit(cache=True)

@@ -266,16 +266,6 @@ def first_contact(ev, nev, cue):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def any_out(mode):  # pragma: no cover - compiled
-    """Whether some ball ended out of play (pocketed or off the table):
-    nothing is pocketed while every ball is in."""
-    for k in range(mode.shape[0]):
-        if mode[k] < 0:
-            return True
-    return False
-
-
-@njit(cache=True)
 def state_at(seg, i, t, P, out):  # pragma: no cover - compiled
     """Ball ``i``'s state at time ``t`` into ``out``, from its last segment
     starting at or before ``t``; False when it has none or is out of play.

@@ -360,8 +360,8 @@ class BaseReferee:
         not a break (item 12.1 reads cushions). None otherwise."""
         if before.is_break or outcome.off_table or not self.needs_completion:
             return None
-        start, push_free, frozen = self.start_of(before, shot)
-        if not push_free:
+        start, near, frozen = self.start_near(before, shot)
+        if near:
             return None
         if not outcome.pocketed:
             if outcome.first_contact is None or outcome.events is None:
@@ -370,19 +370,14 @@ class BaseReferee:
                 return None
         return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
 
-    def start_of(self, before: Position, shot: Shot) -> tuple[dict[str, XY], bool, dict[str, str]]:
-        """The balls' centres when ``shot`` starts from ``before``, whether
-        no ball is within push distance of the struck ball, and the balls
-        frozen to a cushion: the same for every stroke of a decision with
-        the same struck ball and placement, so the last ones are kept."""
-        got = self.start_near(before, shot)
-        return got[0], not got[1], got[2]
-
     def start_near(
         self, before: Position, shot: Shot
     ) -> tuple[dict[str, XY], list[tuple[str, float, float]], dict[str, str]]:
-        """``start_of`` with the balls within push distance
-        (``push_near``) instead of whether there are none."""
+        """The balls' centres when ``shot`` starts from ``before``, the balls
+        within push distance of the struck ball (``push_near``) and the
+        balls frozen to a cushion: the same for every stroke of a decision
+        with the same struck ball and placement, so the last ones are kept
+        (for the outcome keys and the rulings of one search)."""
         got = self.last_start
         if got is None or got[0] is not before or got[1] != shot.ball or got[2] != shot.place:
             start = P.start_positions(before, shot)

@@ -188,7 +188,7 @@ def legal_break(facts: ShotFacts, table: Table) -> tuple[bool, str]:
     """
     if facts.first_contact_index is None:
         return False, "no contact"
-    after = events_after_contact(facts, table)
+    after = list(after_contact(facts, table))
     if any(e.type == "pocket" for e in after):
         return True, "1: a ball pocketed"
     touched: set[str] = set()
@@ -206,11 +206,6 @@ def legal_break(facts: ShotFacts, table: Table) -> tuple[bool, str]:
 
 
 # ------------------------------------------------------------- centre crossings
-def corrected_events(events: Sequence[Event], start: Mapping[str, XY], table: Table) -> list[Event]:
-    """``iter_corrected`` as a list."""
-    return list(iter_corrected(events, start, table))
-
-
 def iter_corrected(events: Sequence[Event], start: Mapping[str, XY], table: Table) -> Iterator[Event]:
     """The event log with centre-line crossings as item 20 counts them
     (docs/game_rules.md §4.3):
@@ -244,15 +239,11 @@ def iter_corrected(events: Sequence[Event], start: Mapping[str, XY], table: Tabl
         yield e
 
 
-def events_after_contact(facts: ShotFacts, table: Table) -> list[Event]:
-    """The corrected events strictly after the cue ball's first contact."""
-    return list(after_contact(facts, table))
-
-
 def after_contact(facts: ShotFacts, table: Table) -> Iterator[Event]:
-    """``events_after_contact`` made as they are read: item 20's automaton
-    mostly decides within a few events of the contact, and the log runs
-    on until every ball stops."""
+    """The corrected events (``iter_corrected``) strictly after the cue
+    ball's first contact, made as they are read: item 20's automaton mostly
+    decides within a few events of the contact, and the log runs on until
+    every ball stops."""
     if facts.first_contact_index is None:
         return iter(())
     contact = facts.events[facts.first_contact_index]
@@ -280,7 +271,7 @@ def legal_completion(
 
     Order matters (note 1): each ball carries what it has done so far, and
     a ball it strikes inherits that (the "drives"/"rolls" sub-cases). Notes
-    3 and 4 come from ``corrected_events``. Note 2: when the player declared a
+    3 and 4 come from ``iter_corrected``. Note 2: when the player declared a
     ball frozen to cushion F and the cue ball contacts it, the cue ball
     counts as having rebounded from F at that contact (one contact); with
     two separate contacts the object ball's own rebound from F is passed to
