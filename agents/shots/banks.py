@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from piramida.agents.shots.aim import pots
+from piramida.agents.shots.aim import pockets_target
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import (
     PotLine,
@@ -196,24 +196,32 @@ def secant_aim(
     line: PotLine,
     place: XY | None,
     v: float,
-    miss: Callable[[Trial], float | None],
-    done: Callable[[Trial], bool],
+    miss: Callable[[ShotResult], float | None],
+    goes_in: Callable[[ShotResult], bool],
     iters: int,
     **kw: Any,
 ) -> Trial | None:
-    """Secant iteration on the cue direction driving ``miss(trial)`` (a
+    """Secant iteration on the cue direction driving ``miss(result)`` (a
     signed distance, None when the stroke goes wrong) to zero; returns the
-    first trial for which ``done(trial)`` holds, or None (one noise-free
-    simulation per iteration, ``Context.trial``)."""
+    trial of the first stroke that ``goes_in`` (pockets what the line
+    plays) and the referee passes, or None (one noise-free simulation per
+    iteration, counted as ``Context.trial`` counts it). A stroke is judged
+    only when it goes in: only such a stroke can be the answer, and a
+    ruling costs more than the simulation."""
     pts: list[tuple[float, float]] = []
     phi = line.phi
     for _ in range(iters):
-        tr = ctx.trial(ctx.shot(line, phi, v, place, **kw))
-        if tr is None:
+        shot = ctx.shot(line, phi, v, place, **kw)
+        res = ctx.simulated(shot)
+        if res is None:
             return None
-        if done(tr):
-            return tr
-        m = miss(tr)
+        if goes_in(res):
+            tr = ctx.judge(shot, res)
+            if tr is None:
+                return None
+            if tr.legal:
+                return tr
+        m = miss(res)
         if m is None:
             return None
         pts.append((phi, m))
@@ -238,8 +246,8 @@ def refine_bank(ctx: Context, line: PotLine, place: XY | None, v: float) -> Tria
         line,
         place,
         v,
-        lambda tr: bank_miss(tr.result, line, aim),
-        lambda tr: pots(tr, line, ctx.called) and tr.legal,
+        lambda res: bank_miss(res, line, aim),
+        lambda res: pockets_target(res, line, ctx.called),
         BANK_ITERS,
     )
 

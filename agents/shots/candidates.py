@@ -357,8 +357,12 @@ class _Generation:
         kept = found if keep is None else found[:keep]
         for line, _place, a in kept:
             tr = a.trial
-            c = Candidate(tr.shot, "pot", line, spin_name(tr.shot.b), a.p, a.score, a.half_width, a.speed_hits)
-            self.add(replace(c, trial=tr, target=line.target))
+            self.add(
+                Candidate(
+                    tr.shot, "pot", line, spin_name(tr.shot.b), a.p, a.score, a.half_width, a.speed_hits,
+                    trial=tr, target=line.target,
+                )
+            )
         return [(ln, pl, a.trial, a.p) for ln, pl, a in kept]
 
     def variants(self, refined: list[tuple[PotLine, XY | None, Trial, float]]) -> list[Candidate]:
@@ -430,7 +434,21 @@ def describe(ctx: Context, c: Candidate, book: NextPots | None = None) -> Candid
     found together)."""
     tr = c.trial if c.trial is not None else ctx.judged(c.shot)
     slot = book.add(tr, c.shot.ball) if book is not None else None
-    return replace(c, trial=tr, features_of=partial(feature_vector, ctx, book=book, slot=slot))
+    return _with_trial(c, tr, partial(feature_vector, ctx, book=book, slot=slot))
+
+
+def _with_trial(c: Candidate, trial: Trial | None, features_of: Callable[[Candidate], np.ndarray]) -> Candidate:
+    """``dataclasses.replace(c, trial=trial, features_of=features_of)``,
+    without features already made: a copy of the fields, where ``replace``
+    would call the generated ``__init__`` (a decision describes a few dozen
+    candidates)."""
+    out = object.__new__(Candidate)
+    d = out.__dict__
+    d.update(c.__dict__)
+    d.pop("_features", None)
+    d["trial"] = trial
+    d["features_of"] = features_of
+    return out
 
 
 class NextPots:

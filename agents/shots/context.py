@@ -42,7 +42,7 @@ class Trial:
     legality and value are that ruling's (the referee's contract), and the
     stroke's own ruling is made only when it is read."""
 
-    __slots__ = ("shot", "result", "value", "legal", "_ruling", "_judge")
+    __slots__ = ("shot", "result", "value", "legal", "key", "_ruling", "_judge")
 
     def __init__(
         self,
@@ -52,11 +52,14 @@ class Trial:
         value: float,
         legal: bool | None = None,
         judge: Callable[[], Any] | None = None,
+        key: tuple[Any, ...] | None = None,
     ) -> None:
         self.shot = shot
         self.result = result
         self.value = value
         self.legal = bool(ruling.legal) if legal is None else legal
+        #: Its outcome key (``Referee.outcome_key``; None: none), as judged.
+        self.key = key
         self._ruling = ruling
         self._judge = judge
 
@@ -191,14 +194,14 @@ class Context:
         value = self.value(ruling)
         if key is not None and ruling.legal:
             self.outcomes[key] = (ruling, value)
-        return Trial(shot, res, ruling, value)
+        return Trial(shot, res, ruling, value, key=key)
 
     def known(self, shot: Shot, res: ShotResult, key: tuple[Any, ...]) -> Trial:
         """The trial of a simulated ``shot`` whose outcome key is ``key``,
         a key judged legal before in this decision: that ruling's legality
         and value, and its own ruling made from that one when read."""
         ruling, value = self.outcomes[key]
-        return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final))
+        return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final), key)
 
     def ruled(self, shot: Shot, res: ShotResult) -> Any:
         """The referee's ruling on a simulated ``shot`` (``PiramidaError``

@@ -85,7 +85,8 @@ def reference_of(ctx: Context, tr: Trial) -> Reference | None:
     if not COMPILED or not tr.legal:
         return None
     ids = ctx.simulate.packed(tr.shot)[1]
-    key = ctx.outcome_key(tr.shot, res)
+    # Every trial a search makes is judged with its key (``Context.judge``).
+    key = tr.key
     contact = res.first_contact(tr.shot.ball)
     if key is None or contact is None or res.off_table:
         return None

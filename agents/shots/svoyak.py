@@ -147,8 +147,8 @@ def refine_svoyak(ctx: Context, line: PotLine, place: XY | None, v: float, **kw:
         line,
         place,
         v,
-        lambda tr: svoyak_miss(tr.result, line),
-        lambda tr: pots_struck(tr, line),
+        lambda res: svoyak_miss(res, line),
+        lambda res: (line.struck, line.pocket) in res.pocketed,
         SVOYAK_ITERS,
         **kw,
     )

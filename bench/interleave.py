@@ -1,0 +1,211 @@
+"""Two versions of the candidate search in one process, position by
+position: an older commit's ``agents.shots.candidates`` and the working
+tree's, called one after the other on each reference position, the order
+swapped every position and every round.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.interleave OLD [--rounds N] [--limit N] [--search planner] [--noise pro] [--json]
+
+Why: ``bench.ab`` runs two processes at once, one per CPU, and one round's
+ratio still moves by +-10% on this machine, more than most single changes
+gain. Here both versions run on one CPU, each call next to the other's
+on the same position, so the machine's drift over minutes and a
+difference between CPUs cancel; what is left is the spread between
+positions. Each call is timed by the thread's CPU time.
+
+How: a worker process imports ``OLD``'s code (``git archive``, laid out as
+``bench.ab`` does), keeps its modules aside, imports the working tree's,
+and before each call puts that version's modules in ``sys.modules`` (code
+that imports inside a function finds its own version). Both search the
+same positions with the same search and noise, after an untimed round
+(the old tree's kernels compile, each when its path is first taken). Prints the total CPU time
+of each, their ratio (old / new: above 1 the working tree is faster),
+each round's ratio, and the ratio per variant; ``--json`` as one object
+with both code versions and the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.ab import ROOT, ABError, import_layout, summary, unpack
+
+POSITIONS = ROOT / "bench" / "positions" / "reference.jsonl"
+
+
+def _ours(name: str) -> bool:
+    return name == "piramida" or name.startswith("piramida.")
+
+
+class Version:
+    """One version's candidate search, with its modules kept aside."""
+
+    def __init__(self, search: str) -> None:
+        import numba
+
+        from piramida.agents.shots import GREEDY, PLANNER, candidates
+        from piramida.env.position import Position
+        from piramida.env.view import GameView
+
+        numba.set_num_threads(1)
+        self.candidates = candidates
+        self.search = {"planner": PLANNER, "greedy": GREEDY}[search]
+        self.GameView = GameView
+        self.Position = Position
+        self.file = sys.modules["piramida.agents.shots"].__file__
+        self.modules = {k: m for k, m in sys.modules.items() if _ours(k)}
+
+    def enter(self) -> None:
+        """Its modules in ``sys.modules``, the other version's out."""
+        for k in [k for k in sys.modules if _ours(k) and k not in self.modules]:
+            del sys.modules[k]
+        sys.modules.update(self.modules)
+
+    def leave(self) -> None:
+        """Keep what it imported while it ran."""
+        self.modules.update((k, m) for k, m in sys.modules.items() if _ours(k))
+
+    def call(self, position: dict[str, Any], noise: str) -> tuple[float, int]:
+        """One search on a fresh copy of ``position`` (a JSON object):
+        (CPU seconds, candidates), the feature vectors read."""
+        self.enter()
+        try:
+            view = self.GameView.for_position(self.Position.from_dict(position))
+            t0 = time.thread_time()
+            got = self.candidates(view, noise, self.search)
+            for c in got:
+                c.features  # noqa: B018 - made when read: part of the call timed
+            dt = time.thread_time() - t0
+        finally:
+            self.leave()
+        return dt, len(got)
+
+
+def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str) -> dict[str, Any]:
+    """The comparison, in a process of its own (it swaps modules)."""
+    for k in [k for k in sys.modules if _ours(k)]:
+        del sys.modules[k]
+    sys.path.insert(0, layout)
+    old = Version(search)
+    sys.path.remove(layout)
+    if not str(old.file).startswith(layout):
+        raise ABError(f"the old tree's code is not the one imported ({old.file})")
+    for k in list(old.modules):
+        del sys.modules[k]
+    sys.path.insert(0, str(ROOT))
+    new = Version(search)
+    if not str(new.file).startswith(str(ROOT)):
+        raise ABError(f"the working tree's code is not the one imported ({new.file})")
+    refs = [json.loads(line) for line in POSITIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    refs = refs[:limit]
+    if not refs:
+        raise ABError("no positions to compare on")
+    # Warm-up, untimed: every position once with each version. The old
+    # tree is unpacked afresh, so its kernels compile, each when its code
+    # path is first taken.
+    for ref in refs:
+        for v in (old, new):
+            v.call(ref["position"], noise)
+    totals = {"old": 0.0, "new": 0.0}
+    by_variant: dict[str, dict[str, float]] = {}
+    round_ratios: list[float] = []
+    counts_differ = 0
+    for r in range(rounds):
+        this = {"old": 0.0, "new": 0.0}
+        for i, ref in enumerate(refs):
+            order = (("old", old), ("new", new)) if (i + r) % 2 == 0 else (("new", new), ("old", old))
+            n: dict[str, int] = {}
+            for name, v in order:
+                dt, n[name] = v.call(ref["position"], noise)
+                this[name] += dt
+                var = by_variant.setdefault(str(ref["position"].get("variant")), {"old": 0.0, "new": 0.0})
+                var[name] += dt
+            counts_differ += n["old"] != n["new"]
+        totals["old"] += this["old"]
+        totals["new"] += this["new"]
+        round_ratios.append(this["old"] / this["new"])
+        print(f"round {r + 1}/{rounds}: old {this['old'] * 1000 / len(refs):.3f} ms  "
+              f"new {this['new'] * 1000 / len(refs):.3f} ms  ratio {round_ratios[-1]:.3f}",
+              file=sys.stderr, flush=True)
+    calls = rounds * len(refs)
+    return {
+        "positions": len(refs), "rounds": rounds, "search": search, "noise": noise,
+        "old_mean_ms": totals["old"] * 1000 / calls, "new_mean_ms": totals["new"] * 1000 / calls,
+        "ratio": totals["old"] / totals["new"], "round_ratios": round_ratios,
+        **{f"round_{k}": v for k, v in summary(round_ratios).items()},
+        "by_variant_ratio": {k: v["old"] / v["new"] for k, v in sorted(by_variant.items())},
+        "positions_whose_candidate_counts_differ": counts_differ // max(rounds, 1),
+    }
+
+
+def compare(old: str, limit: int | None, rounds: int, search: str, noise: str) -> dict[str, Any]:
+    if rounds < 1:
+        raise ABError(f"--rounds must be at least 1, got {rounds}")
+    with tempfile.TemporaryDirectory(prefix="piramida-interleave-") as tmp:
+        tree = Path(tmp) / "tree"
+        tree.mkdir()
+        full = unpack(old, tree)
+        layout = import_layout(tree, Path(tmp) / "import")
+        cmd = [sys.executable, "-m", "bench.interleave", "--worker", str(layout), "--rounds", str(rounds),
+               "--search", search, "--noise", noise] + (["--limit", str(limit)] if limit is not None else [])
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, "PYTHONPATH": str(ROOT),
+               "NUMBA_NUM_THREADS": "1"}
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            raise ABError(f"the comparison failed (exit {proc.returncode}); its error is above")
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {"old_commit": full, **out}
+
+
+def main(argv: list[str] | None = None) -> int:
+    given = list(sys.argv[1:] if argv is None else argv)
+    ap = argparse.ArgumentParser(prog="python -m bench.interleave", description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("old", nargs="?", help="the commit to compare the working tree with")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--limit", type=int, default=None, help="the first N reference positions only")
+    ap.add_argument("--search", choices=("planner", "greedy"), default="planner")
+    ap.add_argument("--noise", default="pro")
+    ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    ap.add_argument("--worker", metavar="LAYOUT", help=argparse.SUPPRESS)
+    a = ap.parse_args(given)
+    try:
+        if a.worker is not None:
+            print(json.dumps(worker(a.worker, a.limit, a.rounds, a.search, a.noise)))
+            return 0
+        if a.old is None:
+            raise ABError("name the commit to compare the working tree with")
+        if a.limit is not None and a.limit < 1:
+            raise ABError(f"--limit must be at least 1, got {a.limit}")
+        out = compare(a.old, a.limit, a.rounds, a.search, a.noise)
+    except ABError as exc:
+        print(f"bench.interleave: {exc}", file=sys.stderr)
+        return 2
+    from piramida.eval.version import code_version
+
+    out["version"] = code_version()
+    out["command"] = shlex.join(["python", "-m", "bench.interleave", *given])
+    if a.json:
+        print(json.dumps(out))
+        return 0
+    print(f"old {out['old_mean_ms']:.3f} ms  new {out['new_mean_ms']:.3f} ms a decision (CPU, {out['positions']} "
+          f"positions x {out['rounds']} rounds): old / new {out['ratio']:.3f}, rounds "
+          f"{out['round_min_ratio']:.3f}-{out['round_max_ratio']:.3f}")
+    print("by variant: " + ", ".join(f"{k} {v:.3f}" for k, v in out["by_variant_ratio"].items()))
+    if out["positions_whose_candidate_counts_differ"]:
+        print(f"note: {out['positions_whose_candidate_counts_differ']} positions got a different number of "
+              "candidates from the two versions")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
