@@ -96,16 +96,24 @@ def secant_for(ctx: Context, line: PotLine) -> Secant:
 
 
 def refine(
-    ctx: Context, line: PotLine, place: Place, v: float, like: Reference | None = None, **kw: Any
+    ctx: Context,
+    line: PotLine,
+    place: Place,
+    v: float,
+    like: Reference | None = None,
+    sec: Secant | None = None,
+    **kw: Any,
 ) -> Trial | None:
     """Secant iteration on phi until the noise-free stroke pots the target
     (throw correction); the potting trial, or None. ``kw`` (spin) goes to
     the stroke. The secant runs compiled (``probe.refined``; ``like``: the
     ``probe.Reference`` of a legal pot of the line whose outcome the answer
     likely repeats) where its answer is certain, else in Python
-    (``secant``): the same answer and the same strokes counted either way."""
+    (``secant``): the same answer and the same strokes counted either way.
+    ``sec``: ``secant_for(ctx, line)``, where the caller has it."""
     first = ctx.shot(line, line.phi, v, place, **kw)
-    sec = secant_for(ctx, line)
+    if sec is None:
+        sec = secant_for(ctx, line)
     certain, got = refined(ctx, line, first, sec, like)
     if certain:
         return got
@@ -193,8 +201,9 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
     v0 = cue_speed_for(line, ctx.table)
     tr: Trial | None = None
     carom = ctx.view.variant == "five_ball"
+    sec = secant_for(ctx, line)
     for v in (v0, v0 * 1.5, v0 * 0.75):
-        tr = refine(ctx, line, place, v)
+        tr = refine(ctx, line, place, v, sec=sec)
         # Five balls: a pot without a carom is worth nothing yet, but its
         # aim is where the carom search starts.
         if tr is not None and (tr.value > 0 or carom):
@@ -203,7 +212,7 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
     if tr is None:
         return None
     if carom:
-        tr = carom_variant(ctx, line, place, tr)
+        tr = carom_variant(ctx, line, place, tr, sec)
     if tr.value <= 0:
         return None
     target_value = tr.value
@@ -279,9 +288,12 @@ def leave(ctx: Context, tr: Trial) -> float:
     return ctx.model.chance(d)
 
 
-def carom_variant(ctx: Context, line: PotLine, place: Place, tr: Trial) -> Trial:
+def carom_variant(ctx: Context, line: PotLine, place: Place, tr: Trial, sec: Secant | None = None) -> Trial:
     """Five balls (docs/game_rules.md §5.7): a pot scores only with a carom, so try
-    follow, draw and more pace, re-refined, and keep the best."""
+    follow, draw and more pace, re-refined, and keep the best (``sec``:
+    ``secant_for(ctx, line)``, where the caller has it)."""
+    if sec is None:
+        sec = secant_for(ctx, line)
     best = tr
     for b, k in (
         (0.4, 1.0),
@@ -292,7 +304,7 @@ def carom_variant(ctx: Context, line: PotLine, place: Place, tr: Trial) -> Trial
         (0.0, 2.4),
         (0.4, 2.4),
     ):
-        alt = refine(ctx, line, place, tr.shot.v * k, b=b)
+        alt = refine(ctx, line, place, tr.shot.v * k, sec=sec, b=b)
         if alt is not None and alt.value > best.value:
             best = alt
         if best.value > 5:

@@ -46,7 +46,7 @@ import numpy as np
 
 from piramida.agents.base import GameView
 from piramida.agents.break_book import book_shots
-from piramida.agents.shots.aim import AimedPot, pot_line, refine
+from piramida.agents.shots.aim import AimedPot, pot_line, refine, secant_for
 from piramida.agents.shots.banks import bank_lines, refine_bank
 from piramida.agents.shots.context import Budget, Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
@@ -371,11 +371,12 @@ class _Generation:
         out: list[Candidate] = []
         for line, place, tr, p in refined[: self.search.spin_lines]:
             like = reference_of(self.ctx, tr)
+            start = replace(line, phi=tr.shot.phi)
+            sec = secant_for(self.ctx, start)
             for b, k, name in self.search.spins:
                 if self.spent():
                     break
-                start = replace(line, phi=tr.shot.phi)
-                alt = refine(self.ctx, start, place, tr.shot.v * k, like, b=b)
+                alt = refine(self.ctx, start, place, tr.shot.v * k, like, sec=sec, b=b)
                 if alt is not None:
                     out.append(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
         return out

@@ -114,6 +114,7 @@ class Probe:
         self.pocket = POCKETS.index(line.pocket)
         self.called = ctx.called
         self.like = like
+        self.args = self._args()
 
     @classmethod
     def of(cls, ctx: Context, line: PotLine, ref: Trial) -> Probe | None:
@@ -124,6 +125,8 @@ class Probe:
         return cls(ctx, line, ref, ctx.simulate.loop_inputs(ref.shot), like) if like is not None else None
 
     def _args(self) -> tuple:
+        """The kernels' arguments after the stroke's direction and pace
+        (made once: a probe plays a pot's edges and speed checks)."""
         i = self.inputs
         t = i.table
         return (
@@ -140,7 +143,7 @@ class Probe:
         """``aim.edge`` of the strokes at ``phi0 + sign * d`` and speed
         ``v`` (as ``Shot.aimed`` takes them), or None where a stroke needs
         the referee (then nothing is counted in the budget)."""
-        lo, n, certain = edge_search(phi0, sign, v, first, limit, *self._args())
+        lo, n, certain = edge_search(phi0, sign, v, first, limit, *self.args)
         if not certain:
             return None
         self._count(n)
@@ -150,7 +153,7 @@ class Probe:
         """Whether the stroke at ``phi`` and speed ``v`` pots as the
         reference does (True), does not pot (False), or None where only the
         referee can tell (then nothing is counted)."""
-        r = play(phi, v, *self._args())
+        r = play(phi, v, *self.args)
         if r == ASK:
             return None
         self._count(1)
