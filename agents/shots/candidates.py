@@ -262,14 +262,15 @@ class _Generation:
         self.ctx = ctx
         self.search = search
         self.out: list[Candidate] = []
-        self.seen: set[str] = set()
+        #: The strokes so far: two shots are equal when every field is
+        #: (as their texts are: ``Shot.to_text`` writes floats exactly).
+        self.seen: set[Shot] = set()
 
     def add(self, c: Candidate) -> None:
         if not self.ctx.legal(c.shot):
             return
-        key = c.shot.to_text()
-        if key not in self.seen:
-            self.seen.add(key)
+        if c.shot not in self.seen:
+            self.seen.add(c.shot)
             self.out.append(c)
 
     def spent(self) -> bool:
@@ -498,47 +499,50 @@ def feature_vector(
     and ``slot``: its decision's next pots, found together, and its place
     among them)."""
     tr = c.trial
-    f = np.zeros(len(FEATURES))
+    # Filled as a list, made an array once: a policy reads a few dozen a decision.
+    f = [0.0] * len(FEATURES)
+    ix = _INDEX
     ln = c.line
     kind = "pot" if c.kind == "pot" else c.kind
     if ln is not None and ln.bank is not None:
         kind = "bank"
     elif ln is not None and ln.svoyak:
         kind = "svoyak"
-    f[_INDEX["is_" + kind]] = 1.0
+    f[ix["is_" + kind]] = 1.0
     ids = ball_ids(ctx.view.variant)
-    f[_INDEX["struck"]] = _index(ids, c.shot.ball)
-    f[_INDEX["target"]] = _index(ids, c.target)
+    shot = c.shot
+    f[ix["struck"]] = _index(ids, shot.ball)
+    f[ix["target"]] = _index(ids, c.target)
     if ln is not None:
-        f[_INDEX["pocket"]] = _index(POCKETS, ln.pocket)
-        f[_INDEX["cut"]] = ln.cut
-        f[_INDEX["cue_distance"]] = ln.cue_distance
-        f[_INDEX["object_distance"]] = ln.object_distance
-        f[_INDEX["difficulty"]] = ln.difficulty
+        f[ix["pocket"]] = _index(POCKETS, ln.pocket)
+        f[ix["cut"]] = ln.cut
+        f[ix["cue_distance"]] = ln.cue_distance
+        f[ix["object_distance"]] = ln.object_distance
+        f[ix["difficulty"]] = ln.difficulty
     else:
-        f[_INDEX["pocket"]] = -1.0
-    f[_INDEX["p_pot"]] = c.p
-    f[_INDEX["half_width"]] = c.half_width or 0.0
-    f[_INDEX["v"]] = c.shot.v
-    f[_INDEX["b"]] = c.shot.b
-    f[_INDEX["from_hand"]] = float(c.shot.place is not None)
+        f[ix["pocket"]] = -1.0
+    f[ix["p_pot"]] = c.p
+    f[ix["half_width"]] = c.half_width or 0.0
+    f[ix["v"]] = shot.v
+    f[ix["b"]] = shot.b
+    f[ix["from_hand"]] = float(shot.place is not None)
     if tr is not None:
         after = tr.rest
-        f[_INDEX["legal"]] = float(tr.legal)
-        f[_INDEX["value"]] = tr.value
-        if c.shot.ball in after:
-            x, y = after.xy(c.shot.ball)
-            f[_INDEX["rest_on_table"]] = 1.0
-            f[_INDEX["rest_x"]], f[_INDEX["rest_y"]] = x, y
+        f[ix["legal"]] = float(tr.legal)
+        f[ix["value"]] = tr.value
+        if shot.ball in after:
+            x, y = after.xy(shot.ball)
+            f[ix["rest_on_table"]] = 1.0
+            f[ix["rest_x"]], f[ix["rest_y"]] = x, y
             if book is not None and slot is not None:
                 d = book.difficulty(slot, c, after)
             else:
-                d = easiest_difficulty(after, [c.shot.ball])
+                d = easiest_difficulty(after, [shot.ball])
             if d is not None:
-                f[_INDEX["next_open"]] = 1.0
-                f[_INDEX["next_difficulty"]] = d
-                f[_INDEX["next_p"]] = ctx.model.chance(d)
-    return f
+                f[ix["next_open"]] = 1.0
+                f[ix["next_difficulty"]] = d
+                f[ix["next_p"]] = ctx.model.chance(d)
+    return np.array(f)
 
 
 def _index(names: tuple[str, ...], name: str | None) -> float:
