@@ -35,6 +35,17 @@ EVENT_TYPES: tuple[str, ...] = (
     "motion",
 )
 MOTION_STATES: tuple[str, ...] = ("stationary", "spinning", "sliding", "rolling")
+
+# The log as numbers: what the physics writes before any Event object is
+# made (``ShotResult.records``), for a reader that wants it fast (a search
+# judges dozens of strokes a decision). One float64 row an event,
+# ``[type, t, i, j, a, b]``: ``type`` its index in EVENT_TYPES; ``i`` (and
+# ``j``, the other ball of a ball_ball event) the ball's index in the ids
+# the records come with; ``a`` the cushion's index in CUSHIONS (cushion,
+# off_table), the pocket's in POCKETS (pocket), > 0 for a centre_line to
+# the rear half and < 0 to the front, or the motion state left (index in
+# MOTION_STATES; ``b`` the one entered). The rows are in the log's order.
+CUE, BALL_BALL, CUSHION, POCKET, CENTRE_LINE, OFF_TABLE, MOTION = range(7)
 #: Seconds: no shot on a real table runs for an hour.
 MAX_EVENT_TIME = 3600.0
 #: Events in one log: a break has a few hundred, so this is generous.

@@ -225,6 +225,7 @@ class Context:
             tuple(res.pocketed),
             tuple(res.off_table),
             lambda: res.rule_events,
+            res.records,
         )
         return self.referee.outcome_key(self.pos, shot, outcome)
 

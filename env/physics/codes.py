@@ -6,6 +6,8 @@ constants name the columns, motion states, event types and parameter slots.
 
 from __future__ import annotations
 
+from piramida.env import events as _log
+
 # Ball state columns (float64 array of shape (n_balls, NSTATE)).
 X, Y, VX, VY, WX, WY, WZ = 0, 1, 2, 3, 4, 5, 6
 NSTATE = 7
@@ -13,11 +15,14 @@ NSTATE = 7
 # Motion states (int64 array of shape (n_balls,)); negative: out of play.
 STATIONARY, SPINNING, SLIDING, ROLLING = 0, 1, 2, 3
 POCKETED, OFF_TABLE = -1, -2
-MOTION_NAMES = ("stationary", "spinning", "sliding", "rolling")
+MOTION_NAMES = _log.MOTION_STATES
 
-# Event record: float64 rows [type, t, i, j, a, b].
-EV_CUE, EV_BALL, EV_CUSHION, EV_POCKET, EV_CENTRE, EV_OFF, EV_MOTION = 0, 1, 2, 3, 4, 5, 6
-EVENT_NAMES = ("cue", "ball_ball", "cushion", "pocket", "centre_line", "off_table", "motion")
+# Event record: float64 rows [type, t, i, j, a, b], the log as numbers
+# that env/events.py defines (the rules may read it).
+EV_CUE, EV_BALL, EV_CUSHION, EV_POCKET, EV_CENTRE, EV_OFF, EV_MOTION = (
+    _log.CUE, _log.BALL_BALL, _log.CUSHION, _log.POCKET, _log.CENTRE_LINE, _log.OFF_TABLE, _log.MOTION
+)
+EVENT_NAMES = _log.EVENT_TYPES
 NEVCOL = 6
 # Cushion sub-kind in column b of cushion / off_table events.
 PART_SEGMENT, PART_JAW, PART_FACING = 0, 1, 2

@@ -197,6 +197,12 @@ class ShotResult:
         other, t = first_contact(self._ev, len(self._ev), k)
         return (ids[other], t) if other >= 0 else None
 
+    def records(self) -> tuple[np.ndarray, tuple[str, ...]]:
+        """The event log as numbers (env/events.py), motion changes
+        included, and the ball ids its rows index: what ``events`` is made
+        from (not to be changed)."""
+        return self._ev, self._ids
+
     @property
     def n_events(self) -> int:
         """len(events), without building them."""
