@@ -10,9 +10,8 @@ restoring them after:
 - ``lines``: the open pot lines (``lines.candidate_lines``);
 - ``pots``: making each line pot (``aim.pot_line``), of which ``refine``
   (the throw-corrected aim) and ``edge`` (the potting range's edges);
-- ``variants``: the position variants re-refined (``probe.Variants``:
-  each line's secants in one compiled call, and their answers; ``secant``
-  where Python plays one again);
+- ``variants``: the position variants re-refined (``refine`` called by
+  the search itself);
 - ``banks``, ``safeties``, ``breaks``, ``describe`` (judging what the
   search did not: safeties, breaks) and ``features`` (reading the
   feature vectors, as ``bench.candidates`` does);
@@ -49,17 +48,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 #: (phase, module, function name): each call of the function, from that
-#: module's code, counts to the phase (a dotted name: a method of a class
-#: of the module). Nested phases (``refine`` and ``edge`` inside ``pots``)
-#: count to both.
+#: module's code, counts to the phase. Nested phases (``refine`` and
+#: ``edge`` inside ``pots``) count to both.
 PHASES: tuple[tuple[str, str, str], ...] = (
     ("lines", "piramida.agents.shots.candidates", "candidate_lines"),
     ("pots", "piramida.agents.shots.candidates", "pot_line"),
     ("refine", "piramida.agents.shots.aim", "refine"),
     ("edge", "piramida.agents.shots.aim", "edge"),
-    ("variants", "piramida.agents.shots.probe", "Variants.__init__"),
-    ("variants", "piramida.agents.shots.probe", "Variants.answer"),
-    ("variants", "piramida.agents.shots.candidates", "secant"),
+    ("variants", "piramida.agents.shots.candidates", "refine"),
     ("banks", "piramida.agents.shots.candidates", "refine_bank"),
     ("banks", "piramida.agents.shots.candidates", "lines_for"),
     ("safeties", "piramida.agents.shots.candidates", "safety_pairs"),
@@ -76,7 +72,6 @@ PHASES: tuple[tuple[str, str, str], ...] = (
 #: find a Python function.
 KERNELS: tuple[tuple[str, str], ...] = (
     ("piramida.agents.shots.probe", "secant_search"),
-    ("piramida.agents.shots.probe", "secant_batch"),
     ("piramida.agents.shots.probe", "edge_search"),
     ("piramida.agents.shots.probe", "play"),
     ("piramida.agents.shots.probe", "stroke"),
@@ -146,16 +141,6 @@ class Tally:
         return wrapper
 
 
-def owner_of(module: str, name: str) -> tuple[Any, str]:
-    """The object holding ``name`` in ``module`` (the module, or for a
-    dotted name the class it names) and the last part of the name."""
-    owner: Any = importlib.import_module(module)
-    *path, attr = name.split(".")
-    for part in path:
-        owner = getattr(owner, part)
-    return owner, attr
-
-
 @contextlib.contextmanager
 def instrumented(tally: Tally) -> Iterator[None]:
     """The phases' functions wrapped (and the simulator and referee calls
@@ -171,8 +156,8 @@ def instrumented(tally: Tally) -> Iterator[None]:
 
     try:
         for phase, module, name in PHASES:
-            owner, attr = owner_of(module, name)
-            patch(owner, attr, tally.timed(phase, getattr(owner, attr)))
+            mod = importlib.import_module(module)
+            patch(mod, name, tally.timed(phase, getattr(mod, name)))
         patch(Simulator, "__call__", tally.counted(tally.strokes, Simulator.__call__))
         patch(Context, "ruling", tally.counted(tally.rulings, Context.ruling, "rulings"))
         patch(Context, "outcome_key", tally.counted(tally.keys, Context.outcome_key, "keys"))

@@ -46,13 +46,13 @@ import numpy as np
 
 from piramida.agents.base import GameView
 from piramida.agents.break_book import book_shots
-from piramida.agents.shots.aim import AimedPot, pot_line, secant, secant_for
+from piramida.agents.shots.aim import AimedPot, pot_line, refine, secant_for
 from piramida.agents.shots.banks import bank_lines, refine_bank
 from piramida.agents.shots.context import Budget, Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.lines import candidate_lines, lines_for
 from piramida.agents.shots.probability import PotModel, easiest_difficulties, easiest_difficulty
-from piramida.agents.shots.probe import Variants, reference_of
+from piramida.agents.shots.probe import reference_of
 from piramida.agents.shots.strokes import (
     best_break,
     break_family,
@@ -370,23 +370,14 @@ class _Generation:
         """Position play: each spin and pace of ``spins`` re-refined from the
         corrected aim of the best ``spin_lines`` pots."""
         out: list[Candidate] = []
-        ctx = self.ctx
         for line, place, tr, p in refined[: self.search.spin_lines]:
-            if self.spent():
-                break
-            like = reference_of(ctx, tr)
+            like = reference_of(self.ctx, tr)
             start = replace(line, phi=tr.shot.phi)
-            sec = secant_for(ctx, start)
-            spins = self.search.spins
-            # ``aim.refine`` of each, the secants compiled in one call.
-            firsts = [ctx.shot(start, start.phi, tr.shot.v * k, place, b=b) for b, k, _ in spins]
-            batch = Variants(ctx, start, firsts, sec, like)
-            for j, (_b, _k, name) in enumerate(spins):
+            sec = secant_for(self.ctx, start)
+            for b, k, name in self.search.spins:
                 if self.spent():
                     break
-                certain, alt = batch.answer(j)
-                if not certain:
-                    alt = secant(ctx, start, firsts[j], sec)
+                alt = refine(self.ctx, start, place, tr.shot.v * k, like, sec=sec, b=b)
                 if alt is not None:
                     out.append(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
         return out

@@ -31,7 +31,6 @@ and every count of strokes in a budget is the Python search's.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -39,13 +38,11 @@ import numpy as np
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import PotLine
 from piramida.env.errors import PiramidaError
-from piramida.env.physics import ShotResult
 from piramida.env.physics.aiming import (
     ASK,
     YES,
     edge_search,
     play,
-    secant_batch,
     secant_next,
     secant_search,
     stroke,
@@ -221,41 +218,18 @@ def refined(
     )
     if not finite:
         return False, None
-    cue, target, pocket = ids.index(first.ball), ids.index(line.target), POCKETS.index(line.pocket)
-
-    def last(shot: Shot) -> tuple[ShotResult, bool]:
-        # The answer is the last stroke played: its records are still in
-        # the buffers.
-        res = ctx.simulate.result(shot, inputs, status, nev, nseg, S, mode)
-        return res, like is not None and verdict(
-            inputs.ev, nev, mode, cue, target, pocket, ctx.called, like.contact, like.pocketed
-        ) == YES
-
-    return _answer(ctx, first, like, phi, it, n, last)
-
-
-def _answer(
-    ctx: Context,
-    first: Shot,
-    like: Reference | None,
-    phi: float,
-    it: int,
-    n: int,
-    last: Callable[[Shot], tuple[ShotResult, bool]],
-) -> tuple[bool, Trial | None]:
-    """``refined``'s answer from its compiled secant's (finite) outcome:
-    the direction and iteration of the last stroke that pocketed the
-    target (-1: none) and the strokes played; ``last(shot)`` gives the
-    result of the last stroke played, as ``shot``, and whether it ended as
-    ``like`` did (then it has ``like``'s outcome key). (False, None) where
-    the answer is not legal (or the physics or the referee refuses it):
-    then Python must play the secant."""
     tr: Trial | None = None
     if it >= 0:
         shot = first if it == 0 else first.aimed(phi % 360.0)
         if it == n - 1:
-            res, alike = last(shot)
-            if alike and like is not None:
+            # The answer is the last stroke played: its records are still in
+            # the buffers.
+            res = ctx.simulate.result(shot, inputs, status, nev, nseg, S, mode)
+            if like is not None and verdict(
+                inputs.ev, nev, mode, ids.index(first.ball), ids.index(line.target), POCKETS.index(line.pocket),
+                ctx.called, like.contact, like.pocketed,
+            ) == YES:
+                # It ended as ``like`` did: the same outcome key.
                 tr = ctx.known(shot, res, like.key)
         else:
             try:
@@ -271,72 +245,4 @@ def _answer(
     return True, tr
 
 
-class Variants:
-    """``refined`` for strokes of one line that differ only in speed and
-    tip offset (a pot's position variants, all starting from its corrected
-    aim): their secants played one after the other in one compiled call
-    (``secant_batch``), each answer then taken as ``refined`` takes it, in
-    order (``answer``), so that the strokes a budget counts and the
-    answers are ``refined``'s. The records of an answer's stroke are kept
-    for it up to ``KEEP_EVENTS`` events and segments; past that the
-    stroke's secant is played again alone."""
-
-    KEEP_EVENTS = 512
-
-    def __init__(self, ctx: Context, line: PotLine, firsts: list[Shot], sec: Secant, like: Reference | None) -> None:
-        self.ctx, self.line, self.firsts, self.sec, self.like = ctx, line, firsts, sec, like
-        self.out: np.ndarray | None = None
-        f0 = firsts[0] if firsts else None
-        if (
-            not COMPILED
-            or f0 is None
-            or any((f.ball, f.place, f.call, f.a, f.theta) != (f0.ball, f0.place, f0.call, f0.a, f0.theta) for f in firsts)
-        ):
-            return
-        try:
-            inputs = ctx.simulate.loop_inputs(f0)
-        except PiramidaError:
-            return
-        ids, t = inputs.ids, inputs.table
-        if line.target not in ids:
-            return
-        k, n = len(firsts), len(ids)
-        self.inputs = inputs
-        self.cue, self.target, self.pocket = ids.index(f0.ball), ids.index(line.target), POCKETS.index(line.pocket)
-        self.S = np.empty((k, n, inputs.S0.shape[1]))
-        self.mode = np.zeros((k, n), dtype=np.int64)
-        self.ev = np.empty((k, self.KEEP_EVENTS, inputs.ev.shape[1]))
-        self.seg = np.empty((k, self.KEEP_EVENTS, inputs.seg.shape[1]))
-        out = np.empty((k, 8))
-        secant_batch(
-            line.phi, np.array([f.v for f in firsts]), np.array([f.b for f in firsts]), sec.slope, sec.tol, sec.want,
-            REFINE_ITERS, inputs.S0, self.S, self.mode, self.cue, math.radians(f0.theta), f0.a, t.CU, t.JW, t.FC,
-            t.PK, t.P, inputs.ev, inputs.seg, inputs.fw, inputs.iw, inputs.mw, self.target, self.pocket, ctx.called,
-            self.ev, self.seg, out,
-        )
-        self.out = out
-
-    def answer(self, k: int) -> tuple[bool, Trial | None]:
-        """``refined(ctx, line, firsts[k], sec, like)``."""
-        ctx, first, like = self.ctx, self.firsts[k], self.like
-        if self.out is None:
-            return refined(ctx, self.line, first, self.sec, like)
-        phi, it_, n_, finite, nev_, nseg_, status, kept = self.out[k].tolist()
-        it, n, nev, nseg = int(it_), int(n_), int(nev_), int(nseg_)
-        if not finite:
-            return False, None
-        if it >= 0 and it == n - 1 and not kept:
-            return refined(ctx, self.line, first, self.sec, like)
-
-        def last(shot: Shot) -> tuple[ShotResult, bool]:
-            ev = self.ev[k]
-            res = ctx.simulate.result(shot, self.inputs, int(status), nev, nseg, self.S[k], self.mode[k], ev,
-                                      self.seg[k])
-            return res, like is not None and verdict(
-                ev, nev, self.mode[k], self.cue, self.target, self.pocket, ctx.called, like.contact, like.pocketed,
-            ) == YES
-
-        return _answer(ctx, first, like, phi, it, n, last)
-
-
-__all__ = ["COMPILED", "REFINE_ITERS", "Probe", "Reference", "Variants", "reference_of", "refined", "secant_next"]
+__all__ = ["COMPILED", "REFINE_ITERS", "Probe", "Reference", "reference_of", "refined", "secant_next"]

@@ -242,36 +242,6 @@ def secant_search(phi, v, slope, tol, want, iters, S0, S, mode, cue, theta, a, b
     return potted_phi, potted_it, n, True, nev, nseg, status
 
 
-@njit(cache=True)
-def secant_batch(phi, vs, bs, slope, tol, want, iters, S0, Sk, modek, cue, theta, a, CU, JW, FC, PK, P, ev, seg, fw,
-                 iw, mw, target, pocket, called, ev_out, seg_out, out):  # pragma: no cover - compiled
-    """``secant_search`` from direction ``phi`` for each stroke ``k`` of
-    speed ``vs[k]`` and tip offset ``bs[k]`` (a line's position variants),
-    one after the other in one call. Row ``k`` of ``out`` gets its answer
-    (direction, iteration, strokes, finite, event and segment counts,
-    status) and whether the records of its last stroke were kept: when
-    that stroke is the answer and they fit, its records go to
-    ``ev_out[k]`` and ``seg_out[k]`` (its final states and modes are in
-    ``Sk[k]`` and ``modek[k]``)."""
-    for k in range(vs.shape[0]):
-        p, it, n, finite, nev, nseg, status = secant_search(
-            phi, vs[k], slope, tol, want, iters, S0, Sk[k], modek[k], cue, theta, a, bs[k], CU, JW, FC, PK, P, ev,
-            seg, fw, iw, mw, target, pocket, called,
-        )
-        kept = finite and it >= 0 and it == n - 1 and nev <= ev_out.shape[1] and nseg <= seg_out.shape[1]
-        if kept:
-            ev_out[k, :nev] = ev[:nev]
-            seg_out[k, :nseg] = seg[:nseg]
-        out[k, 0] = p
-        out[k, 1] = it
-        out[k, 2] = n
-        out[k, 3] = finite
-        out[k, 4] = nev
-        out[k, 5] = nseg
-        out[k, 6] = status
-        out[k, 7] = kept
-
-
 __all__ = [
     "ASK",
     "NO",
@@ -282,7 +252,6 @@ __all__ = [
     "object_error",
     "play",
     "pots_target",
-    "secant_batch",
     "secant_next",
     "secant_search",
     "stroke",

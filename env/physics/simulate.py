@@ -146,27 +146,15 @@ class Simulator:
         return LoopInputs(start, ids, S0, self._ta, *_buffers(len(ids)))
 
     def result(
-        self,
-        shot: Shot,
-        inputs: LoopInputs,
-        status: int,
-        nev: int,
-        nseg: int,
-        S: np.ndarray,
-        mode: np.ndarray,
-        ev: np.ndarray | None = None,
-        seg: np.ndarray | None = None,
+        self, shot: Shot, inputs: LoopInputs, status: int, nev: int, nseg: int, S: np.ndarray, mode: np.ndarray
     ) -> ShotResult:
         """The result of ``shot`` played by a kernel with ``inputs``
         (``loop_inputs(shot)``): the loop's status, event and segment
         counts, and the final states and modes it left in ``S`` and
         ``mode`` (kept by the result, not copied); its records are copied
-        from the buffers, which the next stroke overwrites (or from ``ev``
-        and ``seg``, where a kernel kept them elsewhere)."""
-        ev = inputs.ev if ev is None else ev
-        seg = inputs.seg if seg is None else seg
+        from the buffers, which the next stroke overwrites."""
         return ShotResult(
-            shot, int(status), ev[:nev].copy(), seg[:nseg].copy(), inputs.ids, inputs.table.P,
+            shot, int(status), inputs.ev[:nev].copy(), inputs.seg[:nseg].copy(), inputs.ids, inputs.table.P,
             inputs.start, S, mode, self.table,
         )
 

@@ -65,41 +65,6 @@ def test_a_variant_that_ends_as_its_pot_takes_that_ruling(monkeypatch: pytest.Mo
     assert compared >= 20 and known["n"] >= 10, (compared, known)
 
 
-@pytest.mark.parametrize("keep", (probe.Variants.KEEP_EVENTS, 2))
-def test_a_lines_variants_in_one_call_answer_as_each_alone(keep: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # probe.Variants plays the secants of a pot's position variants in one
-    # compiled call; each answer, and the strokes it counts, is refined()'s
-    # of that variant alone (keep=2: no answer's records fit, so each is
-    # played again alone).
-    from dataclasses import replace
-
-    monkeypatch.setattr(probe.Variants, "KEEP_EVENTS", keep)
-    compared = certain_n = 0
-    for view in VIEWS:
-        fast, slow = context(view), context(view)
-        for line, place in candidate_lines(fast)[:4]:
-            # The pot each context judged, as a search would have.
-            base = aim.refine(slow, line, place, cue_speed_for(line, slow.table))
-            if base is None:
-                continue
-            assert same(aim.refine(fast, line, place, cue_speed_for(line, fast.table)), base)
-            like = probe.reference_of(slow, base)
-            start = replace(line, phi=base.shot.phi)
-            sec = aim.secant_for(slow, start)
-            firsts = [fast.shot(start, start.phi, base.shot.v * k, place, b=b) for b, k, _ in PLANNER.spins]
-            batch = probe.Variants(fast, start, firsts, sec, like)
-            assert batch.out is not None
-            for j, first in enumerate(firsts):
-                used = fast.budget.used, slow.budget.used
-                got = batch.answer(j)
-                want = probe.refined(slow, start, slow.shot(start, start.phi, first.v, place, b=first.b), sec, like)
-                assert got[0] == want[0] and same(got[1], want[1])
-                assert fast.budget.used - used[0] == slow.budget.used - used[1]
-                compared += 1
-                certain_n += got[0]
-    assert compared >= 60 and certain_n >= 0.8 * compared, (compared, certain_n)
-
-
 def python_edge(ctx: Context, line, ref, sign: float) -> float:  # noqa: ANN001 - a line and a trial
     """``aim.pot_line``'s edge search on one side, every stroke in Python."""
     phi0, v = ref.shot.phi, ref.shot.v
