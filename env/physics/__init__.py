@@ -7,10 +7,10 @@ Models and their papers: docs/physics.md.
 
 from pathlib import Path
 
-from piramida.env.physics.kernel_cache import drop_stale
+from piramida.env.kernel_cache import EVENTS, drop_stale
 from piramida.env.physics.numba_start import skip_blas_probe
 
-drop_stale(Path(__file__).resolve().parent)  # before any kernel loads from the cache
+drop_stale(Path(__file__).resolve().parent, (EVENTS,))  # before any kernel loads from the cache
 skip_blas_probe()  # before numba builds its CPU target (numba_start.py)
 
 from piramida.env.physics.batch import BatchResult, simulate_batch  # noqa: E402

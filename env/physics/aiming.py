@@ -25,7 +25,7 @@ and is played by ``loop.run`` with the caller's buffers, as
 ``Simulator`` plays it: the same numbers give the same results. They live
 beside the event loop so that the cached machine code, which has the loop
 compiled in, is dropped with the physics' when any physics module changes
-(kernel_cache.py).
+(env/kernel_cache.py).
 """
 
 from __future__ import annotations

@@ -11,13 +11,18 @@ variant).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
-import numpy as np
-from numba import njit
+from piramida.env.kernel_cache import EVENTS, drop_stale
 
-from piramida.env.events import BALL_BALL, CENTRE_LINE, CUSHION, POCKET
-from piramida.env.rules.pyramid import CUSHION_HALF
-from piramida.env.table import CUSHIONS, Table
+drop_stale(Path(__file__).resolve().parent, (EVENTS,))  # before the kernel loads from the cache
+
+import numpy as np  # noqa: E402
+from numba import njit  # noqa: E402
+
+from piramida.env.events import BALL_BALL, CENTRE_LINE, CUSHION, POCKET  # noqa: E402
+from piramida.env.rules.pyramid import CUSHION_HALF  # noqa: E402
+from piramida.env.table import CUSHIONS, Table  # noqa: E402
 
 XY = tuple[float, float]
 

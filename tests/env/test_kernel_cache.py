@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from piramida.env.physics.kernel_cache import STAMP, drop_stale
+from piramida.env.kernel_cache import STAMP, drop_stale
 
 
 def _tree(tmp_path: Path) -> Path:
@@ -45,3 +45,20 @@ def test_no_cache_folder_is_nothing_to_do(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_text("x = 1\n")
     assert not drop_stale(tmp_path)
     assert not (tmp_path / "__pycache__").exists()
+
+
+def test_a_change_to_a_module_the_kernels_take_constants_from_drops_the_cache(tmp_path, monkeypatch):
+    # env/events.py's codes are compiled into the physics' and the rules'
+    # kernels: a change there must drop both caches too.
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    cache = _tree(pkg)
+    codes = tmp_path / "events.py"
+    codes.write_text("CUE = 0\n")
+    drop_stale(pkg, (codes,))
+    _fill(cache)
+    assert not drop_stale(pkg, (codes,))
+    codes.write_text("CUE = 7\n")
+    assert drop_stale(pkg, (codes,))
+    assert not list(cache.glob("*.nb*"))
