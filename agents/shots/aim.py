@@ -277,12 +277,16 @@ def leave(ctx: Context, tr: Trial) -> float:
     be struck next and there is nearly always something on."""
     if ctx.view.variant == "free":
         return 0.0
-    nxt = tr.ruling.next
+    # The next decision and the frame state are the same in a trial's
+    # ruling and in the one it is keyed to (``Trial.outline``), and the
+    # balls rest where ``Trial.rest`` says: its ruling need not be made.
+    ruling = tr.outline
+    nxt = ruling.next
     if nxt.player != ctx.me or nxt.kind != "shot":
         return 0.0
-    pos = tr.ruling.position
-    if pos.in_hand is not None:
+    if ruling.position.in_hand is not None:
         return 1.0
+    pos = tr.rest
     cue = cue_ball_of(ctx.view.variant, ctx.me)
     d = easiest_difficulty(pos, [cue] if cue in pos else [])
     return ctx.model.chance(d)

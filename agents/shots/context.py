@@ -42,7 +42,7 @@ class Trial:
     legality and value are that ruling's (the referee's contract), and the
     stroke's own ruling is made only when it is read."""
 
-    __slots__ = ("shot", "result", "value", "legal", "key", "_ruling", "_judge")
+    __slots__ = ("shot", "result", "value", "legal", "key", "_ruling", "_judge", "_like")
 
     def __init__(
         self,
@@ -53,6 +53,7 @@ class Trial:
         legal: bool | None = None,
         judge: Callable[[], Any] | None = None,
         key: tuple[Any, ...] | None = None,
+        like: Any = None,
     ) -> None:
         self.shot = shot
         self.result = result
@@ -62,6 +63,16 @@ class Trial:
         self.key = key
         self._ruling = ruling
         self._judge = judge
+        self._like = like
+
+    @property
+    def outline(self) -> Any:
+        """The ruling, or for a trial whose ruling is made from an earlier
+        legal one of the same outcome key (``Context.known``), that one,
+        without making this one's: the same but for where the balls rest
+        (the referee's contract), so for the fouls, score, next decision
+        and frame state either will do."""
+        return self._ruling if self._ruling is not None else self._like
 
     @property
     def ruling(self) -> Any:
@@ -201,7 +212,7 @@ class Context:
         a key judged legal before in this decision: that ruling's legality
         and value, and its own ruling made from that one when read."""
         ruling, value = self.outcomes[key]
-        return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final), key)
+        return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final), key, ruling)
 
     def ruled(self, shot: Shot, res: ShotResult) -> Any:
         """The referee's ruling on a simulated ``shot`` (``PiramidaError``
