@@ -286,12 +286,17 @@ class Position:
                 out.__dict__["owed"] = (int(out.owed[0]), int(out.owed[1]))
         except (TypeError, ValueError, OverflowError, IndexError) as exc:
             raise InvalidPositionError(f"position fields are malformed: {exc}") from None
-        known = set(ball_ids(out.variant))
         if new_balls:
+            known = set(ball_ids(out.variant))
             out._validate_state(known, out._validate_balls(known))
             out._validate_overlaps()
-        else:
-            out._validate_state(known, {b for b, _, _ in out.balls})
+            return out
+        # This position was checked when it was made: only a field that
+        # changes can make the new one wrong (the referee passes the whole
+        # frame state, most of it unchanged, several times a shot).
+        old, now = self.__dict__, out.__dict__
+        if any(now[k] != old[k] for k in kw):
+            out._validate_state(set(ball_ids(out.variant)), {b for b, _, _ in out.balls})
         return out
 
     # -------------------------------------------------------------------- JSON

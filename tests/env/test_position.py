@@ -385,3 +385,25 @@ def test_an_unprintable_field_stays_escaped_in_the_one_line_error() -> None:
     with pytest.raises(InvalidPositionError) as err:
         Position("free", (("1", 0.5, 0.5),), in_hand="\r")
     assert "\r" not in str(err.value) and len(str(err.value).splitlines()) == 1
+
+
+def test_replace_checks_every_field_that_changes() -> None:
+    # replace() re-checks only what changes (a position was checked when
+    # made); every bad change is still refused, and a change back to the
+    # same values gives an equal position.
+    p = Position.from_dict(
+        {"variant": "combined", "balls": {"0": [0.9, 0.5], "3": [0.9, 2.0]}, "shelves": [["1"], []], "score": [1, 0]}
+    )
+    assert p.replace(**{k: getattr(p, k) for k in Position.STATE_FIELDS}) == p
+    for bad in (
+        {"to_move": 2},
+        {"in_hand": "house"},  # the cue ball is on the table
+        {"in_hand": "nowhere"},
+        {"shelves": (("3",), ())},  # on the table too
+        {"shelves": (("1",), ("1",))},
+        {"owed": (0, -1)},
+        {"score": (0, -3)},
+    ):
+        with pytest.raises(InvalidPositionError):
+            p.replace(**bad)
+    assert p.replace(to_move=1, score=(1, 0)).to_move == 1
