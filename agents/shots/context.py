@@ -86,8 +86,11 @@ class Trial:
         """A position with the balls where they rest after the ruling (only
         its balls are meant): the ruling's position, or, while the ruling
         is not made, the stroke's final position, which by the referee's
-        contract has the same balls."""
-        return self._ruling.position if self._ruling is not None else self.result.final
+        contract has the same balls unless balls come back to the table
+        (five balls' reds and yellow: then the ruling is made)."""
+        if self._ruling is None and (self._like is None or not self._like.respotted):
+            return self.result.final
+        return self.ruling.position
 
     def __repr__(self) -> str:
         return f"Trial(shot={self.shot!r}, value={self.value}, legal={self.legal})"

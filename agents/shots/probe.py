@@ -79,10 +79,11 @@ class Reference(NamedTuple):
 def reference_of(ctx: Context, tr: Trial) -> Reference | None:
     """``tr``'s ``Reference``, or None where the physics alone cannot stand
     in for the referee: it is not legal, has no outcome key, touched
-    nothing or sent a ball off the table (or all strokes are played in
-    Python)."""
+    nothing or sent a ball off the table, its referee's keys read more than
+    the first contact and the balls pocketed (``keys_by_pockets``: five
+    balls reads the carom), or all strokes are played in Python."""
     res = tr.result
-    if not COMPILED or not tr.legal:
+    if not COMPILED or not tr.legal or not getattr(ctx.referee, "keys_by_pockets", False):
         return None
     ids = ctx.simulate.packed(tr.shot)[1]
     # Every trial a search makes is judged with its key (``Context.judge``).

@@ -136,6 +136,10 @@ class BaseReferee:
     game_type: GameType
     #: Does every shot but the break have to satisfy item 20?
     needs_completion = True
+    #: A pot's outcome key is its first contact and the balls pocketed, in
+    #: order, given the stroke (``plain_key``): a check of those alone (the
+    #: compiled strokes' verdict, agents/shots/probe.py) stands for it.
+    keys_by_pockets = True
 
     def __init__(self, options: Mapping[str, Any] | None = None, table: Table | None = None) -> None:
         self.options = load_options(self.game_type, options)
@@ -341,7 +345,10 @@ class BaseReferee:
         the same ruling but for where the balls rest: no fouls, the same
         balls scored, score, winner, next decision and frame state, and
         nothing re-spotted (the position's balls are the shot's final
-        balls; ``rested`` makes one ruling from the other).
+        balls; ``rested`` makes one ruling from the other). Five balls
+        puts the reds and the yellow pocketed back on the table: there the
+        same balls come back, and its ``rested`` places them again for
+        where the others rest.
         None: no summary is that cheap here (the default: a variant's rules
         read more of the log). tests/env/rules/test_outcome_key.py checks the
         contract against full rulings."""

@@ -26,11 +26,13 @@ Interpretations (docs/game_rules.md §5.7, §6), each pinned by a golden case:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
+from piramida.env.events import Event
 from piramida.env.position import Position, cue_ball_of
-from piramida.env.rules.base import BaseReferee, Judgement, make_state, register_game
+from piramida.env.rules.base import BaseReferee, Judgement, Outcome, make_state, register_game
 from piramida.env.rules.options import (
     COMMON_OPTIONS,
     GameType,
@@ -39,7 +41,7 @@ from piramida.env.rules.options import (
     read_variant_config,
 )
 from piramida.env.rules.pyramid import ShotFacts
-from piramida.env.rules.ruling import Next, Pending, State
+from piramida.env.rules.ruling import Next, Pending, Ruling, State
 from piramida.env.shot import Shot
 
 _GAME_TYPE = GameType(
@@ -119,17 +121,61 @@ class FiveBallReferee(BaseReferee):
     def caromed(self, facts: Any, called: str) -> Counter[str]:
         """Kinds of the distinct balls the cue ball touches after first
         touching the called ball."""
-        seen_called = False
-        onto: set[str] = set()
-        for e in facts.events:
-            if e.type != "ball_ball" or facts.cue not in e.balls:
-                continue
-            other = e.balls[1] if e.balls[0] == facts.cue else e.balls[0]
-            if other == called:
-                seen_called = True
-            elif seen_called:
-                onto.add(other)
-        return Counter(kind_of(b) for b in onto)
+        return caromed_in(facts.events, facts.cue, called)
+
+    # The outcome key: a search judges dozens of strokes a decision, and a
+    # five-ball stroke's ruling reads, besides where the balls rest, only
+    # the first contact, what dropped where and what the cue ball caromed
+    # onto. Every red or the yellow pocketed comes back, where depending on
+    # where the others rest: ``rested`` places them again.
+    keys_by_pockets = False
+
+    def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
+        """A key for a stroke that touches a ball first, sends none off the
+        table, does not pocket the cue ball and starts with no ball within
+        push distance (those rulings read more): the stroke's ball, call
+        and placement, the first contact, the balls pocketed and where,
+        and, where the called ball drops in the called pocket, the kinds the
+        cue ball caromed onto after it (the points)."""
+        if outcome.first_contact is None or outcome.off_table or before.is_break:
+            return None
+        if any(b == shot.ball for b, _ in outcome.pocketed) or shot.call is None:
+            return None
+        _start, near, _frozen = self.start_near(before, shot)
+        if near:
+            return None
+        onto: tuple[tuple[str, int], ...] | None = None
+        if (shot.call[0], shot.call[1]) in outcome.pocketed:
+            if outcome.events is None:
+                return None
+            onto = tuple(sorted(caromed_in(outcome.events(), shot.ball, shot.call[0]).items()))
+        return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed, onto)
+
+    def rested(self, ruling: Ruling, after: Position) -> Ruling:
+        """``BaseReferee.rested``, the balls that came back placed again
+        for where the others rest now (as ``rule`` places them)."""
+        if not ruling.respotted:
+            return super().rested(ruling, after)
+        balls = dict(after.ball_map)
+        placed = self.place_back(balls, list(ruling.respotted))
+        st = ruling.state
+        pos = st.position.replace(balls=tuple((b, x, y) for b, (x, y) in balls.items()))
+        return replace(ruling, respotted=placed, state=replace(st, position=pos))
+
+    def place_back(self, balls: dict[str, tuple[float, float]], back: list[str]) -> dict[str, tuple[float, float]]:
+        """Put ``back`` (reds, the yellow) on the table ``balls`` (changed
+        in place): each on its start spot, or re-spotted (§4.7) where that
+        is taken; where each went."""
+        placed: dict[str, tuple[float, float]] = {}
+        for b in sorted(back):
+            sx, sy = self.start_spot(b)
+            r = self.table.ball_radius
+            if all((sx - x) ** 2 + (sy - y) ** 2 >= (2 * r) ** 2 - 1e-12 for x, y in balls.values()):
+                placed[b] = (sx, sy)
+            else:
+                placed.update(self.respot(balls, [b]))
+            balls[b] = placed[b]
+        return placed
 
     def fouls_position(self, before: Position) -> Position:
         """No break in five balls: the first stroke's fouls are a shot's.
@@ -176,16 +222,7 @@ class FiveBallReferee(BaseReferee):
                 notes.append(f"penalty: {gift} points to player {opp}")
         # Every pocketed or jumped ball comes back.
         balls = dict(facts.final)
-        back = [b for b in facts.pocketed_ids + facts.jumped if b in ("r1", "r2", "y")]
-        placed: dict[str, tuple[float, float]] = {}
-        for b in sorted(back):
-            sx, sy = self.start_spot(b)
-            r = self.table.ball_radius
-            if all((sx - x) ** 2 + (sy - y) ** 2 >= (2 * r) ** 2 - 1e-12 for x, y in balls.values()):
-                placed[b] = (sx, sy)
-            else:
-                placed.update(self.respot(balls, [b]))
-            balls[b] = placed[b]
+        placed = self.place_back(balls, [b for b in facts.pocketed_ids + facts.jumped if b in ("r1", "r2", "y")])
         pos = self.settled(
             before,
             facts,
@@ -216,6 +253,22 @@ class FiveBallReferee(BaseReferee):
 
     def takeable(self, position: Position) -> tuple[str, ...]:
         return ()
+
+
+def caromed_in(events: Sequence[Event], cue: str, called: str) -> Counter[str]:
+    """Kinds of the distinct balls ``cue`` touches in ``events`` after
+    first touching ``called`` (the called ball excluded)."""
+    seen_called = False
+    onto: set[str] = set()
+    for e in events:
+        if e.type != "ball_ball" or cue not in e.balls:
+            continue
+        other = e.balls[1] if e.balls[0] == cue else e.balls[0]
+        if other == called:
+            seen_called = True
+        elif seen_called:
+            onto.add(other)
+    return Counter(kind_of(b) for b in onto)
 
 
 def own_white(player: int) -> str:

@@ -1,6 +1,7 @@
 """``Referee.outcome_key``'s contract: two shots from one position and state
 with equal keys, one judged legal, get the same ruling but for where the
-balls rest, and nothing is re-spotted.
+balls rest, and nothing is re-spotted (five balls: the same balls come
+back, placed by its ``rested``).
 
 Checked on random outcomes (the stand-in physics of the property tests)
 changed in everything the key leaves out - where the balls come to rest,
@@ -254,3 +255,61 @@ def test_noisy_samples_rule_as_the_first_legal_one_rested() -> None:
                 elif full.legal:
                     first[key] = full
     assert checked >= 50
+
+
+def test_five_ball_keys_rule_alike_and_rested_places_the_balls_back() -> None:
+    """Five balls: strokes with equal keys (the carom's kinds included),
+    one of them legal, rule alike but for where the balls rest, and
+    ``rested`` places the reds and the yellow that came back as the rule
+    does, whatever the others' places. The strokes: the toolbox's pots in
+    every five-ball reference position, each turned a little both ways."""
+    from piramida.agents.shots import PLANNER, candidates
+    from piramida.env.view import GameView
+
+    ref = get_referee("five_ball")
+    checked = respotted = 0
+    for pos in _positions(("five_ball",)):
+        if pos.is_break:
+            continue
+        state = ref.initial_state(pos)
+        sim = Simulator(pos)
+        groups: dict[Any, list[tuple[Any, Position]]] = defaultdict(list)
+        for c in candidates(GameView.for_position(pos), "pro", PLANNER):
+            if c.kind != "pot":
+                continue
+            for d in (-0.06, -0.03, 0.0, 0.03, 0.06):
+                shot = c.shot.aimed((c.shot.phi + d) % 360.0)
+                res = sim(shot)
+                key = _key(ref, pos, shot, res.rule_events)
+                if key is not None:
+                    groups[key].append((ref.judge(pos, shot, res.rule_events, res.final, (), state), res.final))
+        for members in groups.values():
+            legal = [m for m in members if m[0].legal]
+            if not legal:
+                continue
+            first = legal[0][0]
+            for r, final in members:
+                assert r.legal and r.fouls == first.fouls and r.score == first.score
+                assert (r.next.player, r.next.kind) == (first.next.player, first.next.kind)
+                assert r.scored == first.scored and set(r.respotted) == set(first.respotted)
+                _is(ref.rested(first, final), r)
+                checked += 1
+                respotted += bool(r.respotted)
+    assert checked >= 100 and respotted >= 50, (checked, respotted)
+
+
+def test_five_ball_keys_tell_the_caroms_apart() -> None:
+    pos = next(p for p in _positions(("five_ball",)) if not p.is_break and p.in_hand is None)
+    ref = get_referee("five_ball")
+    cue = ref.allowed_cue_balls(pos)[0]
+    shot = Shot(ball=cue, phi=0.0, v=2.0, call=("r1", "fl"))
+    start = [Event(0.0, "cue", (cue,)), Event(0.1, "ball_ball", (cue, "r1"))]
+    drop = [Event(0.5, "pocket", ("r1",), pocket="fl")]
+    carom = start + [Event(0.3, "ball_ball", (cue, "y"))] + drop
+    plain = ref.outcome_key(pos, shot, Outcome("r1", (("r1", "fl"),), (), lambda: start + drop))
+    onto = ref.outcome_key(pos, shot, Outcome("r1", (("r1", "fl"),), (), lambda: carom))
+    assert plain is not None and onto is not None and plain != onto
+    # No key where the rules read more: the cue ball pocketed, no call.
+    assert ref.outcome_key(pos, shot, Outcome("r1", (("r1", "fl"), (cue, "rr")), (), lambda: carom)) is None
+    uncalled = Shot(ball=cue, phi=0.0, v=2.0)
+    assert ref.outcome_key(pos, uncalled, Outcome("r1", (("r1", "fl"),), (), lambda: carom)) is None
