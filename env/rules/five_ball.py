@@ -118,11 +118,6 @@ class FiveBallReferee(BaseReferee):
         fouls.discard("first_contact_in_house")
         return fouls
 
-    def caromed(self, facts: Any, called: str) -> Counter[str]:
-        """Kinds of the distinct balls the cue ball touches after first
-        touching the called ball."""
-        return caromed_in(facts.events, facts.cue, called)
-
     # The outcome key: a search judges dozens of strokes a decision, and a
     # five-ball stroke's ruling reads, besides where the balls rest, only
     # the first contact, what dropped where and what the cue ball caromed
@@ -199,7 +194,7 @@ class FiveBallReferee(BaseReferee):
             kind = kind_of(called)
             if kind == "yellow":
                 kind = "yellow_middle" if shot.call[1] in ("ml", "mr") else "yellow_corner"
-            points = carom_points(self.scoring, kind, self.caromed(facts, called))
+            points = carom_points(self.scoring, kind, caromed_in(facts.events, facts.cue, called))
         scored: dict[int, tuple[str, ...]] = {shooter: (), opp: ()}
         same_player = False
         if legal:

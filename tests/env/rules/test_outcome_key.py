@@ -14,6 +14,7 @@ import json
 import math
 import random
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -174,28 +175,39 @@ def test_equal_keys_rule_alike_on_random_outcomes(variant: str) -> None:
     assert checked >= 40
 
 
+def _grouped(ref: Any, pos: Position, state: Any, sim: Simulator, shots: Iterable[Shot]) -> dict[Any, list[Any]]:
+    """Each stroke's ruling and final position, grouped by its outcome key
+    (strokes without one left out)."""
+    groups: dict[Any, list[tuple[Any, Position]]] = defaultdict(list)
+    for shot in shots:
+        res = sim(shot)
+        key = _key(ref, pos, shot, res.rule_events)
+        if key is not None:
+            groups[key].append((ref.judge(pos, shot, res.rule_events, res.final, (), state), res.final))
+    return groups
+
+
+def _beside_a_legal_one(groups: dict[Any, list[Any]]) -> Iterator[tuple[Any, Any, Position]]:
+    """(the first legal ruling of a key, a ruling of the same key, that
+    stroke's final position) for every key with a legal stroke."""
+    for members in groups.values():
+        legal = [m for m in members if m[0].legal]
+        if legal:
+            for r, final in members:
+                yield legal[0][0], r, final
+
+
 def test_equal_keys_rule_alike_on_real_strokes() -> None:
     """Strokes from every angle a degree apart: those with equal keys,
     grouped, rule alike wherever one of them is legal."""
     checked = 0
     for pos, ref, state, sim in _open_tables():
-        groups: dict[Any, list[tuple[Any, Position]]] = defaultdict(list)
-        for ball in ref.allowed_cue_balls(pos)[:2]:
-            for k in range(360):
-                shot = Shot(ball=ball, phi=float(k), v=3.0)
-                res = sim(shot)
-                key = _key(ref, pos, shot, res.rule_events)
-                if key is not None:
-                    groups[key].append((ref.judge(pos, shot, res.rule_events, res.final, (), state), res.final))
-        for members in groups.values():
-            legal = [m for m in members if m[0].legal]
-            if not legal:
-                continue
-            for r, final in members:
-                _same_but_rest(legal[0][0], r)
-                assert r.position.balls == final.balls
-                _is(ref.rested(legal[0][0], final), r)
-                checked += 1
+        shots = (Shot(ball=ball, phi=float(k), v=3.0) for ball in ref.allowed_cue_balls(pos)[:2] for k in range(360))
+        for first, r, final in _beside_a_legal_one(_grouped(ref, pos, state, sim, shots)):
+            _same_but_rest(first, r)
+            assert r.position.balls == final.balls
+            _is(ref.rested(first, final), r)
+            checked += 1
     assert checked >= 100
 
 
@@ -271,30 +283,16 @@ def test_five_ball_keys_rule_alike_and_rested_places_the_balls_back() -> None:
     for pos in _positions(("five_ball",)):
         if pos.is_break:
             continue
-        state = ref.initial_state(pos)
-        sim = Simulator(pos)
-        groups: dict[Any, list[tuple[Any, Position]]] = defaultdict(list)
-        for c in candidates(GameView.for_position(pos), "pro", PLANNER):
-            if c.kind != "pot":
-                continue
-            for d in (-0.06, -0.03, 0.0, 0.03, 0.06):
-                shot = c.shot.aimed((c.shot.phi + d) % 360.0)
-                res = sim(shot)
-                key = _key(ref, pos, shot, res.rule_events)
-                if key is not None:
-                    groups[key].append((ref.judge(pos, shot, res.rule_events, res.final, (), state), res.final))
-        for members in groups.values():
-            legal = [m for m in members if m[0].legal]
-            if not legal:
-                continue
-            first = legal[0][0]
-            for r, final in members:
-                assert r.legal and r.fouls == first.fouls and r.score == first.score
-                assert (r.next.player, r.next.kind) == (first.next.player, first.next.kind)
-                assert r.scored == first.scored and set(r.respotted) == set(first.respotted)
-                _is(ref.rested(first, final), r)
-                checked += 1
-                respotted += bool(r.respotted)
+        pots = [c.shot for c in candidates(GameView.for_position(pos), "pro", PLANNER) if c.kind == "pot"]
+        shots = (s.aimed((s.phi + d) % 360.0) for s in pots for d in (-0.06, -0.03, 0.0, 0.03, 0.06))
+        groups = _grouped(ref, pos, ref.initial_state(pos), Simulator(pos), shots)
+        for first, r, final in _beside_a_legal_one(groups):
+            assert r.legal and r.fouls == first.fouls and r.score == first.score
+            assert (r.next.player, r.next.kind) == (first.next.player, first.next.kind)
+            assert r.scored == first.scored and set(r.respotted) == set(first.respotted)
+            _is(ref.rested(first, final), r)
+            checked += 1
+            respotted += bool(r.respotted)
     assert checked >= 100 and respotted >= 50, (checked, respotted)
 
 
