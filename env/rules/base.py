@@ -370,7 +370,9 @@ class BaseReferee:
         ``outcome.events``, as the referee reads them); nothing left the
         table; no ball starts close enough to the cue ball for the push test
         (item 19.2), the one common foul that reads where the cue ball ends;
-        not a break (item 12.1 reads cushions). None otherwise."""
+        not a break (item 12.1 reads cushions). None otherwise. A stroke
+        that pockets nothing has one key whatever ball was struck, touched
+        first or called, except from the house (item 21.2)."""
         if before.is_break or outcome.off_table or not self.needs_completion:
             return None
         start, near, frozen = self.start_near(before, shot)
@@ -390,6 +392,14 @@ class BaseReferee:
                     return None
             elif outcome.events is None or not P.completes(shot, start, frozen, outcome.events(), self.table):
                 return None
+            if before.in_hand not in ("house", "rear_house"):
+                # A completed stroke that drops nothing: the turn passes and
+                # nothing scores whichever ball was struck, touched first or
+                # called (they matter to the common fouls only, and the key
+                # has checked those; from the house item 21.2 reads the
+                # contact). One ruling then serves every such miss and
+                # safety of a decision.
+                return ("", shot.place, None, shot.declare_frozen, "", ())
         return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
 
     def start_near(

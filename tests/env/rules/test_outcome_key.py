@@ -211,6 +211,48 @@ def test_equal_keys_rule_alike_on_real_strokes() -> None:
     assert checked >= 100
 
 
+def test_misses_share_one_key_and_rule_alike() -> None:
+    """Strokes that complete and drop nothing have one key a decision
+    whichever ball was struck (free pyramid), touched first or called
+    (classic pyramid), and rule alike; from the house the contact stays in
+    the key (item 21.2)."""
+    from piramida.env.table import POCKETS
+
+    checked = 0
+    for variant, step in (("free", 3), ("combined", 3), ("classic71", 2)):
+        for pos in _positions((variant,))[:6]:
+            if pos.is_break or pos.in_hand is not None:
+                continue
+            ref, sim = get_referee(variant), Simulator(pos)
+            balls = ref.allowed_cue_balls(pos)[:3]
+            objs = [b for b in pos.ids if b != "0"]
+            calls = [(b, p) for b in objs for p in POCKETS] if variant == "classic71" else [None]
+            shots = [
+                Shot(ball=balls[k % len(balls)], phi=float(k), v=3.0, call=calls[k % len(calls)])
+                for k in range(0, 360, step)
+            ]
+            groups = _grouped(ref, pos, ref.initial_state(pos), sim, shots)
+            missed = [g for key, g in groups.items() if not key[-1]]
+            assert len(missed) <= 1
+            for first, r, final in _beside_a_legal_one(groups):
+                _same_but_rest(first, r)
+                _is(ref.rested(first, final), r)
+                checked += 1
+    assert checked >= 100
+    pos = next(p for p in _positions(("combined",)) if not p.is_break and p.in_hand is None)
+    ref = get_referee("combined")
+    touch = [Event(0.0, "cue", ("0",)), Event(0.1, "ball_ball", ("0", "1")),
+             Event(0.2, "cushion", ("1",), cushion="left_front"), Event(0.3, "cushion", ("1",), cushion="front")]
+    other = [Event(e.t, e.type, tuple("2" if b == "1" else b for b in e.balls), cushion=e.cushion) for e in touch]
+    shot = Shot(ball="0", phi=10.0, v=2.0)
+    keys = [ref.outcome_key(pos, shot, Outcome(c, (), (), lambda ev=ev: ev)) for c, ev in (("1", touch), ("2", other))]
+    assert keys[0] is not None and keys[0] == keys[1]
+    hand = pos.replace(in_hand="house", balls=tuple(b for b in pos.balls if b[0] != "0"))
+    placed = Shot(ball="0", phi=90.0, v=2.0, place=(0.5, 0.3))
+    keys = [ref.outcome_key(hand, placed, Outcome(c, (), (), lambda ev=ev: ev)) for c, ev in (("1", touch), ("2", other))]
+    assert None not in keys and keys[0] != keys[1]
+
+
 def test_no_key_where_the_rules_read_more() -> None:
     """Breaks, strokes that pocket nothing or send a ball off the table, an
     owed ball and the variants whose rules read the whole log have none."""
