@@ -31,6 +31,10 @@ Point = tuple[float, float]
 
 #: Thinner cuts than this are not offered (the aim error grows as 1/cos).
 MAX_CUT_DEG = 75.0
+#: A line's difficulty counts the object ball's distance as at least
+#: ``MIN_OD`` m, its window as at least ``MIN_WINDOW`` rad and the cut's
+#: cosine as at least ``MIN_COS`` (``lines_among``, ``best_placements``).
+MIN_OD, MIN_WINDOW, MIN_COS = 0.1, 1e-6, 0.05
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,32 @@ def path_clear_of(xy, skip1, skip2, ax, ay, bx, by, limit):  # pragma: no cover 
     return True
 
 
+@njit(cache=True)
+def near_paths(xy, aims, limit):  # pragma: no cover - compiled
+    """For each ball (row of ``xy``) sent to each aim point (row of
+    ``aims``): which other balls lie nearer than ``limit`` to its path,
+    ``_distances``' test for every ball and pocket of a position in one
+    call (up to the last bit of a square root, as ``path_clear_of``)."""
+    n, m = xy.shape[0], aims.shape[0]
+    out = np.zeros((n, m, n), dtype=np.bool_)
+    for i in range(n):
+        ax, ay = xy[i, 0], xy[i, 1]
+        for j in range(m):
+            dx, dy = aims[j, 0] - ax, aims[j, 1] - ay
+            L2 = dx * dx + dy * dy
+            for k in range(n):
+                if k == i:
+                    continue
+                px, py = xy[k, 0], xy[k, 1]
+                if L2 == 0:
+                    d = math.hypot(px - ax, py - ay)
+                else:
+                    s = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+                    d = math.hypot(px - (ax + s * dx), py - (ay + s * dy))
+                out[i, j, k] = d < limit
+    return out
+
+
 def pocket_window(pocket: Pocket, approach_deg: float, table: Table) -> float:
     """Width (m) of the opening a ball centre may pass through when arriving
     at ``approach_deg`` to the pocket axis: the mouth seen obliquely, less
@@ -180,14 +210,16 @@ def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
         return _LEGS[0][1]
     t = position.table
     R = t.ball_radius
-    limit = 2 * R
     balls = position.ball_map
+    names = list(balls)
+    pockets = list(t.pockets.values())
+    aims = [aim_point(pocket, t) for pocket in pockets]
+    near = near_paths(np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2), np.array(aims), 2 * R)
     out: dict[str, list[ObjectLeg]] = {}
-    for target, tp in balls.items():
-        others = [(b, xy) for b, xy in balls.items() if b != target]
+    for i, (target, tp) in enumerate(balls.items()):
         legs: list[ObjectLeg] = []
-        for pocket in t.pockets.values():
-            ap = aim_point(pocket, t)
+        for j, pocket in enumerate(pockets):
+            ap = aims[j]
             ox, oy = ap[0] - tp[0], ap[1] - tp[1]
             od = math.hypot(ox, oy)
             if od < 1e-9:
@@ -200,8 +232,8 @@ def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
             if window <= 0:
                 continue
             g = (tp[0] - 2 * R * ux, tp[1] - 2 * R * uy)
-            dists = _distances(tp, ap, [xy for _, xy in others])
-            blockers = tuple(b for (b, _), d in zip(others, dists, strict=True) if d < limit)
+            row = near[i, j]
+            blockers = tuple(b for k, b in enumerate(names) if row[k])
             legs.append(
                 ObjectLeg(pocket, ap, od, (ux, uy), approach, window, g, t.on_surface(*g), blockers)
             )
@@ -267,13 +299,69 @@ def lines_among(
             # error magnification and the cue ball's distance.
             od = leg.od
             window_angle = leg.window / od
-            difficulty = (1.0 + cd / max(od, 0.1)) / (max(window_angle, 1e-6) * max(cos_cut, 0.05))
+            difficulty = (1.0 + cd / max(od, MIN_OD)) / (max(window_angle, MIN_WINDOW) * max(cos_cut, MIN_COS))
             phi = math.degrees(math.atan2(cy, cx)) % 360.0
             out.append(
                 PotLine(struck, target, leg.pocket.name, phi, cut, g, leg.aim, cd, od, leg.approach, difficulty)
             )
     out.sort(key=lambda p: p.difficulty)
     return out
+
+
+@njit(cache=True)
+def best_placements(spots, xy, k_struck, leg_ball, leg_gx, leg_gy, leg_ux, leg_uy, leg_od, leg_window, limit,
+                    max_cut):  # pragma: no cover - compiled
+    """For a ball in hand placed at each of ``spots`` (row ``k_struck`` of
+    the balls ``xy``, overwritten), the lines ``lines_among`` would make
+    along each object leg (target row ``leg_ball``, ghost ball, unit
+    direction, distance and window of each; only the legs open to the
+    placed ball are given): per leg, the spot of the easiest line (-1:
+    none), the first spot with a line and the line's difficulty there (a
+    placement's lines are listed easiest first), and how many spots come
+    within a billionth of the easiest (a tie the compiled arithmetic may not break
+    as Python does). ``max_cut``: the cut limit in degrees, given a little
+    wide, so that no line ``lines_among`` makes is missed here.
+
+    The difficulty is ``lines_among``'s; its distances differ from
+    Python's ``math.hypot`` in the last bit at most, which is why the
+    caller makes the chosen lines again in Python."""
+    n_spots, n_legs = spots.shape[0], leg_ball.shape[0]
+    diff = np.full((n_spots, n_legs), np.inf)
+    first = np.full(n_legs, -1, dtype=np.int64)
+    for s in range(n_spots):
+        sx, sy = spots[s, 0], spots[s, 1]
+        xy[k_struck, 0] = sx
+        xy[k_struck, 1] = sy
+        for q in range(n_legs):
+            gx, gy = leg_gx[q], leg_gy[q]
+            cx, cy = gx - sx, gy - sy
+            cd = math.hypot(cx, cy)
+            if cd < 0.5e-9:
+                continue
+            cos_cut = (cx * leg_ux[q] + cy * leg_uy[q]) / cd
+            if math.degrees(math.acos(max(-1.0, min(1.0, cos_cut)))) > max_cut:
+                continue
+            if not path_clear_of(xy, k_struck, leg_ball[q], sx, sy, gx, gy, limit):
+                continue
+            od = leg_od[q]
+            diff[s, q] = (1.0 + cd / max(od, MIN_OD)) / (max(leg_window[q] / od, MIN_WINDOW) * max(cos_cut, MIN_COS))
+            if first[q] < 0:
+                first[q] = s
+    best = np.full(n_legs, -1, dtype=np.int64)
+    near = np.zeros(n_legs, dtype=np.int64)
+    at_first = np.full(n_legs, np.inf)
+    for q in range(n_legs):
+        if first[q] >= 0:
+            at_first[q] = diff[first[q], q]
+        d = np.inf
+        for s in range(n_spots):
+            if diff[s, q] < d:
+                d, best[q] = diff[s, q], s
+        if best[q] >= 0:
+            for s in range(n_spots):
+                if abs(diff[s, q] - d) <= 1e-9 * d:
+                    near[q] += 1
+    return best, first, at_first, near
 
 
 def cue_speed_for(line: PotLine, table: Table, margin: float = 0.4) -> float:

@@ -17,11 +17,26 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
+
 from piramida.agents.shots.context import Context
-from piramida.agents.shots.ghost import PotLine, aim_point, lines_among, object_legs, pot_lines
+from piramida.agents.shots.ghost import (
+    MAX_CUT_DEG,
+    ObjectLeg,
+    PotLine,
+    aim_point,
+    best_placements,
+    lines_among,
+    object_legs,
+    pot_lines,
+)
 from piramida.env.position import Position
 
 XY = tuple[float, float]
+
+#: False: ``hand_lines`` compares the placements in Python
+#: (``placed_lines``), the reference the compiled search is tested against.
+COMPILED = True
 
 
 def zone_ok(ctx: Context, x: float, y: float, kind: str) -> bool:
@@ -108,13 +123,31 @@ def hand_placements(ctx: Context, ball: str) -> list[XY]:
 
 
 def hand_lines(ctx: Context, ball: str) -> list[tuple[PotLine, XY]]:
-    """The easiest placement's line for each (target, pocket)."""
-    out: list[tuple[PotLine, XY]] = []
+    """The easiest placement's line for each (target, pocket), in the order
+    the placements (``hand_placements``) first open them: every placement's
+    lines (``lines_among``) compared in a compiled search
+    (``ghost.best_placements``), and the chosen ones made again in Python,
+    so that they are exactly ``placed_lines``'s (which also answers where
+    the compiled arithmetic cannot tell two placements apart)."""
     # The ball placed is the one struck: the targets' legs are the table's.
     legs = object_legs(ctx.pos)
     targets = targets_for(ctx, ball)
+    spots = hand_placements(ctx, ball)
+    if COMPILED:
+        got = _searched_placements(ctx, ball, targets, legs, spots)
+        if got is not None:
+            return got
+    return placed_lines(ctx, ball, targets, legs, spots)
+
+
+def placed_lines(
+    ctx: Context, ball: str, targets: list[str], legs: dict[str, list[ObjectLeg]], spots: list[XY]
+) -> list[tuple[PotLine, XY]]:
+    """``hand_lines`` in Python: the lines of ``ball`` placed at each of
+    ``spots``, the easiest kept per (target, pocket)."""
+    out: list[tuple[PotLine, XY]] = []
     balls = ctx.pos.ball_map
-    for xy in hand_placements(ctx, ball):
+    for xy in spots:
         # A placement is on the bed and clear of every ball (zone_ok): the
         # lines are those of the position with the ball placed there.
         balls[ball] = xy
@@ -125,6 +158,55 @@ def hand_lines(ctx: Context, ball: str) -> list[tuple[PotLine, XY]]:
         if key not in best or ln.difficulty < best[key][0].difficulty:
             best[key] = (ln, xy)
     return list(best.values())
+
+
+def _searched_placements(
+    ctx: Context, ball: str, targets: list[str], legs: dict[str, list[ObjectLeg]], spots: list[XY]
+) -> list[tuple[PotLine, XY]] | None:
+    """``placed_lines`` by the compiled search, or None where it cannot
+    answer for Python (a near tie, a line Python does not make)."""
+    balls = ctx.pos.ball_map
+    if ball in balls or not spots:
+        return None
+    names = [*balls, ball]
+    row = {b: k for k, b in enumerate(names)}
+    order: list[tuple[str, ObjectLeg]] = []
+    for target in targets:
+        if target == ball or target not in balls:
+            continue
+        order.extend((target, leg) for leg in legs.get(target, ()) if leg.on_bed and all(b == ball for b in leg.blockers))
+    if not order:
+        return []
+    xy = np.array([*balls.values(), spots[0]], dtype=np.float64)
+    best, first, at_first, near = best_placements(
+        np.array(spots, dtype=np.float64),
+        xy,
+        len(names) - 1,
+        np.array([row[t] for t, _ in order], dtype=np.int64),
+        np.array([leg.ghost[0] for _, leg in order]),
+        np.array([leg.ghost[1] for _, leg in order]),
+        np.array([leg.u[0] for _, leg in order]),
+        np.array([leg.u[1] for _, leg in order]),
+        np.array([leg.od for _, leg in order]),
+        np.array([leg.window for _, leg in order]),
+        2 * ctx.R,
+        MAX_CUT_DEG + 1e-9,
+    )
+    out: list[tuple[PotLine, XY]] = []
+    made: dict[tuple[int, str], list[PotLine]] = {}
+    for q in sorted((q for q in range(len(order)) if best[q] >= 0), key=lambda q: (first[q], at_first[q], q)):
+        if near[q] != 1:
+            return None
+        target, leg = order[q]
+        s = int(best[q])
+        lines = made.get((s, target))
+        if lines is None:
+            lines = made[(s, target)] = lines_among({**balls, ball: spots[s]}, ctx.table, ball, [target], legs)
+        ln = next((ln for ln in lines if ln.pocket == leg.pocket.name), None)
+        if ln is None:
+            return None
+        out.append((ln, spots[s]))
+    return out
 
 
 def lines_for(ctx: Context, finder: Callable[[Position, str, list[str]], list[PotLine]]) -> list[PotLine]:
@@ -139,11 +221,13 @@ def lines_for(ctx: Context, finder: Callable[[Position, str, list[str]], list[Po
 
 
 __all__ = [
+    "COMPILED",
     "candidate_lines",
     "first_contact_ok",
     "hand_lines",
     "hand_placements",
     "lines_for",
+    "placed_lines",
     "targets_for",
     "zone_ok",
 ]

@@ -96,3 +96,75 @@ def test_lines_among_placed_balls_are_the_placed_positions_lines() -> None:
         if found >= 30:
             break
     assert found >= 30
+
+
+def test_compiled_placement_search_is_the_python_one() -> None:
+    """``hand_lines``' compiled comparison of placements chooses what
+    ``placed_lines`` does in Python, line for line and in the same order,
+    on every ball-in-hand reference position and on the same positions
+    with the balls scattered; it answers by itself nearly everywhere."""
+    import random
+
+    from bench.planner import load_positions
+    from piramida.agents.shots import lines
+    from piramida.agents.shots.context import Context
+    from piramida.agents.shots.ghost import object_legs
+    from piramida.env.view import GameView
+
+    rng = random.Random(3)
+    checked = answered = 0
+    for r in load_positions():
+        view = GameView.for_position(r["position"])
+        p = view.position
+        if p.in_hand is None:
+            continue
+        for k in range(4):
+            if k:
+                t, rad = p.table, p.table.ball_radius
+                moved: list[tuple[str, float, float]] = []
+                for b, x, y in p.balls:
+                    for _ in range(30):
+                        nx, ny = rng.uniform(rad, t.width - rad), rng.uniform(rad, t.length - rad)
+                        if all(math.hypot(nx - ox, ny - oy) > 2 * rad + 1e-3 for _, ox, oy in moved):
+                            x, y = nx, ny
+                            break
+                    moved.append((b, x, y))
+                view = GameView.for_position(p.replace(balls=tuple(moved)))
+            ctx = Context(view)
+            for ball in ctx.cue_balls()[:1]:
+                legs, targets = object_legs(ctx.pos), lines.targets_for(ctx, ball)
+                spots = lines.hand_placements(ctx, ball)
+                want = lines.placed_lines(ctx, ball, targets, legs, spots)
+                got = lines._searched_placements(ctx, ball, targets, legs, spots)
+                answered += got is not None
+                assert lines.hand_lines(ctx, ball) == want
+                if got is not None:
+                    assert got == want
+                checked += 1
+    assert checked >= 150 and answered >= checked - 2
+
+
+def test_near_paths_finds_path_clears_blockers() -> None:
+    """``ghost.near_paths`` (every ball to every pocket in one call) names
+    the balls ``path_clear`` finds in the way, on random tables."""
+    import numpy as np
+
+    from piramida.agents.shots.ghost import near_paths
+
+    t = Table.default()
+    R = t.ball_radius
+    aims = [aim_point(p, t) for p in t.pockets.values()]
+    rng = np.random.default_rng(11)
+    seen = 0
+    for _ in range(60):
+        xy = np.column_stack([rng.uniform(R, t.width - R, 14), rng.uniform(R, t.length - R, 14)])
+        got = near_paths(xy, np.array(aims), 2 * R)
+        for i in range(len(xy)):
+            for j, ap in enumerate(aims):
+                for k in range(len(xy)):
+                    if k != i:
+                        alone = path_clear(tuple(xy[i]), ap, [tuple(xy[k])], R)
+                        assert got[i, j, k] == (not alone)
+                        seen += not alone
+                assert not got[i, j, i]
+    assert seen > 200
