@@ -149,6 +149,8 @@ class Context:
         self.outcomes: dict[tuple[Any, ...], tuple[Any, float]] = {}
         #: ``shot``'s checked strokes, one per ball, placement, call and spin.
         self.templates: dict[tuple[Any, ...], Shot] = {}
+        #: Where a ball in hand may be placed (``lines.hand_placements``), per ball.
+        self.placements: dict[str, list[tuple[float, float]]] = {}
 
     def cue_balls(self) -> tuple[str, ...]:
         if self.view.cue_balls:

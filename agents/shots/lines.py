@@ -90,7 +90,15 @@ def candidate_lines(ctx: Context) -> list[tuple[PotLine, XY | None]]:
 
 def hand_placements(ctx: Context, ball: str) -> list[XY]:
     """Spots in the zone straight behind the ghost ball of some pot, then a
-    coarse grid of the zone."""
+    coarse grid of the zone (made once a decision: the pots and the
+    safeties both ask; not to be changed)."""
+    got = ctx.placements.get(ball)
+    if got is None:
+        got = ctx.placements[ball] = _placements(ctx, ball)
+    return got
+
+
+def _placements(ctx: Context, ball: str) -> list[XY]:
     t = ctx.table
     kind = ctx.pos.in_hand or "anywhere"
     spots: list[XY] = []

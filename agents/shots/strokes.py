@@ -22,9 +22,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from piramida.agents.base import GameView, why_no_shot
 from piramida.agents.shots.context import Context, Trial
-from piramida.agents.shots.ghost import path_clear
+from piramida.agents.shots.ghost import path_clear_of
 from piramida.agents.shots.lines import hand_placements, targets_for, zone_ok
 from piramida.agents.shots.probability import easiest_difficulty
 from piramida.env.errors import PiramidaError
@@ -143,22 +145,24 @@ def safety_pairs(ctx: Context) -> list[tuple[str, XY | None, str]]:
     first six placements)."""
     out: list[tuple[float, str, XY | None, str]] = []
     balls = ctx.pos.ball_map
+    row = {b: k for k, b in enumerate(balls)}
+    # ``path_clear`` of every pair in compiled calls over the table's balls.
+    xy = np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2)
     for s in ctx.cue_balls():
         starts: list[XY | None]
         if s in balls:
             starts = [None]
         else:
             starts = list(hand_placements(ctx, s)[:6])
+        ks = row.get(s, -1)
         for place in starts:
             sxy = place if place is not None else balls[s]
             for t in targets_for(ctx, s):
                 if t == s:
                     continue
-                others = [xy for b, xy in balls.items() if b not in (s, t)]
-                if path_clear(sxy, balls[t], others, ctx.R):
-                    out.append(
-                        (math.hypot(balls[t][0] - sxy[0], balls[t][1] - sxy[1]), s, place, t)
-                    )
+                txy = balls[t]
+                if path_clear_of(xy, ks, row[t], sxy[0], sxy[1], txy[0], txy[1], 2 * ctx.R):
+                    out.append((math.hypot(txy[0] - sxy[0], txy[1] - sxy[1]), s, place, t))
     out.sort(key=lambda x: x[0])
     return [(s, p, t) for _, s, p, t in out[:SAFETY_PAIRS]]
 
