@@ -371,8 +371,10 @@ class BaseReferee:
         table; no ball starts close enough to the cue ball for the push test
         (item 19.2), the one common foul that reads where the cue ball ends;
         not a break (item 12.1 reads cushions). None otherwise. A stroke
-        that pockets nothing has one key whatever ball was struck, touched
-        first or called, except from the house (item 21.2)."""
+        that pockets nothing has one key whatever ball was struck, from
+        wherever it was placed, and whatever was touched first or called,
+        but for whether the ball touched first lay in the house where the
+        shot is from the house (item 21.2)."""
         if before.is_break or outcome.off_table or not self.needs_completion:
             return None
         start, near, frozen = self.start_near(before, shot)
@@ -392,14 +394,18 @@ class BaseReferee:
                     return None
             elif outcome.events is None or not P.completes(shot, start, frozen, outcome.events(), self.table):
                 return None
-            if before.in_hand not in ("house", "rear_house"):
-                # A completed stroke that drops nothing: the turn passes and
-                # nothing scores whichever ball was struck, touched first or
-                # called (they matter to the common fouls only, and the key
-                # has checked those; from the house item 21.2 reads the
-                # contact). One ruling then serves every such miss and
-                # safety of a decision.
-                return ("", shot.place, None, shot.declare_frozen, "", ())
+            # A completed stroke that drops nothing: the turn passes and
+            # nothing scores whichever ball was struck, from wherever it was
+            # placed, and whichever was touched first or called (they matter
+            # to the common fouls only, and the key has checked those but
+            # item 21.2, which from hand reads whether the ball touched first
+            # lay in the house). One ruling then serves every such miss and
+            # safety of a decision.
+            inside = False
+            if before.in_hand in ("house", "rear_house"):
+                x, y = start[outcome.first_contact]
+                inside = self.table.in_house(x, y) if before.in_hand == "house" else self.table.in_rear_house(x, y)
+            return ("", None, None, shot.declare_frozen, inside, ())
         return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
 
     def start_near(
