@@ -125,6 +125,7 @@ def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str)
     gc.freeze()
     totals = {"old": 0.0, "new": 0.0}
     by_variant: dict[str, dict[str, float]] = {}
+    by_kind: dict[str, dict[str, float]] = {}
     round_ratios: list[float] = []
     counts_differ = 0
     for r in range(rounds):
@@ -137,6 +138,9 @@ def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str)
                 this[name] += dt
                 var = by_variant.setdefault(str(ref["position"].get("variant")), {"old": 0.0, "new": 0.0})
                 var[name] += dt
+                group = by_kind.setdefault(kind_of(ref["position"]), {"old": 0.0, "new": 0.0, "calls": 0})
+                group[name] += dt
+                group["calls"] += name == "new"
             counts_differ += n["old"] != n["new"]
 
         totals["old"] += this["old"]
@@ -152,8 +156,25 @@ def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str)
         "ratio": totals["old"] / totals["new"], "round_ratios": round_ratios,
         **{f"round_{k}": v for k, v in summary(round_ratios).items()},
         "by_variant_ratio": {k: v["old"] / v["new"] for k, v in sorted(by_variant.items())},
+        # Where the mean comes from: a decision's milliseconds by kind of
+        # position (the break, a ball in hand, free pyramid's any ball,
+        # the rest), each version.
+        "by_kind_ms": {
+            k: {"positions": int(v["calls"]) // rounds, "old_ms": v["old"] * 1000 / v["calls"],
+                "new_ms": v["new"] * 1000 / v["calls"]}
+            for k, v in sorted(by_kind.items())
+        },
         "positions_whose_candidate_counts_differ": counts_differ // max(rounds, 1),
     }
+
+
+def kind_of(position: dict[str, Any]) -> str:
+    """A reference position's kind for ``by_kind_ms``."""
+    if position.get("break"):
+        return "break"
+    if position.get("in_hand"):
+        return "ball in hand"
+    return "free pyramid" if position.get("variant") == "free" else "on the table"
 
 
 def compare(old: str, limit: int | None, rounds: int, search: str, noise: str) -> dict[str, Any]:
@@ -209,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
           f"positions x {out['rounds']} rounds): old / new {out['ratio']:.3f}, rounds "
           f"{out['round_min_ratio']:.3f}-{out['round_max_ratio']:.3f}")
     print("by variant: " + ", ".join(f"{k} {v:.3f}" for k, v in out["by_variant_ratio"].items()))
+    print("by kind of position (ms a decision, old -> new): " + ", ".join(
+        f"{k} ({v['positions']}) {v['old_ms']:.2f} -> {v['new_ms']:.2f}" for k, v in out["by_kind_ms"].items()))
     if out["positions_whose_candidate_counts_differ"]:
         print(f"note: {out['positions_whose_candidate_counts_differ']} positions got a different number of "
               "candidates from the two versions")

@@ -34,3 +34,15 @@ def test_head_against_itself_finds_the_same_candidates(capsys: pytest.CaptureFix
     assert out["positions"] == 3 and out["positions_whose_candidate_counts_differ"] == 0
     assert out["old_mean_ms"] > 0 and out["new_mean_ms"] > 0
     assert out["ratio"] == pytest.approx(out["old_mean_ms"] / out["new_mean_ms"])
+    kinds = out["by_kind_ms"]
+    assert sum(v["positions"] for v in kinds.values()) == 3
+    assert all(v["old_ms"] > 0 and v["new_ms"] > 0 for v in kinds.values())
+
+
+def test_kinds_of_position() -> None:
+    from bench.interleave import kind_of
+
+    assert kind_of({"variant": "combined", "break": True}) == "break"
+    assert kind_of({"variant": "free", "in_hand": "house"}) == "ball in hand"
+    assert kind_of({"variant": "free", "in_hand": None}) == "free pyramid"
+    assert kind_of({"variant": "moscow", "break": False}) == "on the table"
