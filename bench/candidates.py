@@ -3,12 +3,13 @@ decision, with its noise-free trial and feature vector.
 
 Over the 200 reference positions (``bench/positions/reference.jsonl``),
 one call each with the planner's search (``shots.PLANNER``; ``--search
-greedy``: greedy's, ``shots.GREEDY``) at ``pro`` noise, on one core (numba's threads set to one), after a warm-up call
-that loads the compiled physics. Prints one JSON object::
+greedy``: greedy's, ``shots.GREEDY``) at ``pro`` noise, on one core (numba's threads set to one), after a warm-up
+pass over every position that loads the compiled kernels (its CPU time a
+call is ``warm_up_mean_cpu_ms``). Prints one JSON object::
 
     {"positions": 200, "mean_ms": ..., "p95_ms": ..., "mean_candidates": ...,
-     "mean_cpu_ms": ..., "noise": "pro", "by_variant_mean_ms": {...},
-     "version": ..., "command": ...}
+     "mean_cpu_ms": ..., "warm_up_mean_cpu_ms": ..., "noise": "pro",
+     "by_variant_mean_ms": {...}, "version": ..., "command": ...}
 
 ``mean_ms`` and ``p95_ms`` are wall time per call; ``mean_cpu_ms`` is the
 calling thread's CPU time, which is what a call costs when other jobs share
@@ -54,8 +55,17 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, sear
     numba.set_num_threads(1)
     refs = load_positions()[:limit]
     views = [GameView.for_position(r["position"]) for r in refs]
-    if views:
-        candidates(views[0], noise, how)  # warm-up: the compiled physics, the caches
+    # Warm-up: every position once, features read, untimed but for its
+    # CPU time. Each compiled kernel's machine code is loaded from numba's
+    # cache when it is first called (tens of milliseconds each, once a
+    # process): a single warm-up call left some to the first positions
+    # timed, 0.6-0.75 ms on the mean of 200 (session 14).
+    cold: list[float] = []
+    for view in views:
+        c0 = time.thread_time()
+        for c in candidates(GameView.for_position(view.position.replace()), noise, how):
+            _ = c.features
+        cold.append((time.thread_time() - c0) * 1000.0)
     times: list[float] = []
     cpu: list[float] = []
     counts: list[int] = []
@@ -86,6 +96,7 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, sear
         "p95_ms": round(float(np.percentile(times, 95)), 3) if times else None,
         "mean_candidates": round(statistics.fmean(counts), 2) if counts else None,
         "mean_cpu_ms": round(statistics.fmean(cpu), 3) if cpu else None,
+        "warm_up_mean_cpu_ms": round(statistics.fmean(cold), 3) if cold else None,
         "noise": noise,
         "search": search,
         "by_variant_mean_ms": {v: round(statistics.fmean(t), 3) for v, t in by_variant.items()},

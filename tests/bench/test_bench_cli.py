@@ -59,6 +59,7 @@ def test_bench_candidates_json_report() -> None:
     rep = json.loads(result.stdout.strip().splitlines()[-1])
     assert rep["positions"] == 2
     assert rep["mean_ms"] > 0 and rep["p95_ms"] >= 0 and rep["mean_candidates"] >= 1
+    assert rep["warm_up_mean_cpu_ms"] > 0
     assert rep["version"] and "--limit 2" in rep["command"] and rep["search"] == "planner"
 
 
