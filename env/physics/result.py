@@ -121,14 +121,6 @@ class ShotResult:
                 self._rule_events = build_events(ev[ev[:, 0] != EV_MOTION].tolist(), self._ids)
         return self._rule_events
 
-    def _rows_of(self, typ: int) -> list[list[float]]:
-        """The records of one event type, in order; from the Python rows
-        where they were made, else without making them all."""
-        if self._rows is not None:
-            return [r for r in self._rows if r[0] == typ]
-        ev = self._ev
-        return ev[ev[:, 0] == typ].tolist()
-
     def _modes(self) -> list[int]:
         """Final motion state per ball; < 0: pocketed or off the table."""
         modes = self._mode_list
@@ -153,25 +145,33 @@ class ShotResult:
     @property
     def pocketed(self) -> list[tuple[str, str]]:
         if self._pocketed is None:
-            ids = self._ids
-            # A ball that drops stays out of play: no ball out, no drop.
-            self._pocketed = (
-                []
-                if min(self._modes()) >= 0
-                else [(ids[int(r[2])], POCKETS[int(r[4])]) for r in self._rows_of(EV_POCKET)]
-            )
+            self._gone()
+        assert self._pocketed is not None
         return self._pocketed
 
     @property
     def off_table(self) -> list[str]:
         if self._off_table is None:
-            ids = self._ids
-            self._off_table = (
-                []
-                if min(self._modes()) >= 0
-                else [ids[int(r[2])] for r in self._rows_of(EV_OFF)]
-            )
+            self._gone()
+        assert self._off_table is not None
         return self._off_table
+
+    def _gone(self) -> None:
+        """``pocketed`` and ``off_table``, from one compiled pass over the
+        records (a search reads both of every stroke)."""
+        # A ball that drops stays out of play: no ball out, no drop.
+        if min(self._modes()) >= 0:
+            self._pocketed, self._off_table = [], []
+            return
+        ids = self._ids
+        pocketed: list[tuple[str, str]] = []
+        off: list[str] = []
+        for typ, ball, where in out_of_play(self._ev, len(self._ev)).tolist():
+            if typ == EV_POCKET:
+                pocketed.append((ids[ball], POCKETS[where]))
+            else:
+                off.append(ids[ball])
+        self._pocketed, self._off_table = pocketed, off
 
     @property
     def frozen(self) -> dict[str, tuple[str, ...]]:
@@ -253,6 +253,22 @@ class ShotResult:
             "pocketed": [list(p) for p in self.pocketed],
             "off_table": list(self.off_table),
         }
+
+
+@njit(cache=True)
+def out_of_play(ev, nev):  # pragma: no cover - compiled
+    """The pocket and off_table records of ``ev[:nev]``, in order, as rows
+    of (type, ball index, pocket or cushion index)."""
+    out = np.empty((nev, 3), dtype=np.int64)
+    k = 0
+    for q in range(nev):
+        typ = ev[q, 0]
+        if typ == EV_POCKET or typ == EV_OFF:
+            out[k, 0] = int(typ)
+            out[k, 1] = int(ev[q, 2])
+            out[k, 2] = int(ev[q, 4])
+            k += 1
+    return out[:k]
 
 
 @njit(cache=True)
