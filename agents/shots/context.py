@@ -147,6 +147,9 @@ class Context:
         #: The ruling and value of each outcome key (``Referee.outcome_key``)
         #: judged legal so far.
         self.outcomes: dict[tuple[Any, ...], tuple[Any, float]] = {}
+        #: The ruling, value and balls of each shape of a pot
+        #: (``Referee.shape``) judged legal so far (with no note).
+        self.shapes: dict[tuple[Any, ...], tuple[Any, float, tuple[str, ...]]] = {}
         #: ``shot``'s checked strokes, one per ball, placement, call and spin.
         self.templates: dict[tuple[Any, ...], Shot] = {}
         #: Where a ball in hand may be placed (``lines.hand_placements``), per ball.
@@ -203,6 +206,14 @@ class Context:
         key = self.outcome_key(shot, res)
         if key is not None and key in self.outcomes:
             return self.known(shot, res, key)
+        shaped = self.referee.shape(self.pos, key) if key is not None else None
+        if key is not None and shaped is not None and shaped[0] in self.shapes:
+            # A pot like one judged before but for which balls played the
+            # parts (``Referee.shape``): that ruling with these balls.
+            like, value, labels = self.shapes[shaped[0]]
+            ruling = self.referee.relabeled(like, labels, shaped[1], res.final)
+            self.outcomes[key] = (ruling, value)
+            return Trial(shot, res, ruling, value, key=key)
         try:
             ruling = self.ruling(shot, res)
         except PiramidaError:
@@ -210,6 +221,8 @@ class Context:
         value = self.value(ruling)
         if key is not None and ruling.legal:
             self.outcomes[key] = (ruling, value)
+            if shaped is not None and ruling.penalty is None:
+                self.shapes[shaped[0]] = (ruling, value, shaped[1])
         return Trial(shot, res, ruling, value, key=key)
 
     def known(self, shot: Shot, res: ShotResult, key: tuple[Any, ...]) -> Trial:

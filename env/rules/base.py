@@ -102,6 +102,10 @@ class Referee(Protocol):
 
     def rested(self, ruling: Ruling, after: Position) -> Ruling: ...
 
+    def shape(self, before: Position, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[str, ...]] | None: ...
+
+    def relabeled(self, ruling: Ruling, old: tuple[str, ...], new: tuple[str, ...], after: Position) -> Ruling: ...
+
     def choose(self, state: State, choice: str) -> State: ...
 
     def legal_choices(self, state: State) -> tuple[str, ...]: ...
@@ -361,6 +365,21 @@ class BaseReferee:
         they are moved and nothing is judged again."""
         st = ruling.state
         return replace(ruling, state=replace(st, position=st.position.moved(after.balls)))
+
+    def shape(self, before: Position, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[str, ...]] | None:
+        """An outcome key (``outcome_key``'s, from ``before``) with its balls
+        named by the part they play, and the balls in that order: strokes
+        of one shape, one of them judged legal, get the same ruling but for
+        where the balls rest and which balls those parts are
+        (``relabeled`` makes one from the other). None: the rules tell the
+        balls apart (the default)."""
+        return None
+
+    def relabeled(self, ruling: Ruling, old: tuple[str, ...], new: tuple[str, ...], after: Position) -> Ruling:
+        """The ruling on a stroke of the shape of the legal stroke ``ruling``
+        was made for, whose balls ``new`` play the parts ``old`` played
+        there and whose balls rest as in ``after`` (``shape``)."""
+        raise NotImplementedError(f"{type(self).__name__} has no shapes")
 
     def plain_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
         """The part of ``outcome_key`` every variant with item 20 shares.

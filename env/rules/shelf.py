@@ -10,6 +10,7 @@ offender's shelf back to the table, owed when his shelf is empty), the
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from piramida.env.position import Position
@@ -21,6 +22,7 @@ from piramida.env.rules.ruling import (
     TAKE_BALL,
     Next,
     Pending,
+    Ruling,
     State,
 )
 from piramida.env.shot import Shot
@@ -96,6 +98,53 @@ class ShelfReferee(BaseReferee):
         if outcome.pocketed and before.owed[before.to_move]:
             return None
         return self.plain_key(before, shot, outcome)
+
+    def shape(self, before: Position, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[str, ...]] | None:
+        """A pot's key (``plain_key``) with the struck ball, the ball it
+        touched first and any other ball pocketed named by their parts:
+        where balls score by count, every ball pocketed scores (the struck
+        one only in free pyramid: elsewhere a свояк waits on a choice of
+        balls) and none is owed (``outcome_key``), the rule reads which
+        ball played which part only to put it on the shelf (and, from the
+        house, where the ball touched first lay: item 21.2)."""
+        ball, place, call, frozen, contact, pocketed = key
+        if not pocketed or self.points():
+            return None
+        labels = [ball, contact]
+        parts: list[str] = []
+        for b, _pocket in pocketed:
+            if b == ball:
+                if not self.any_ball_scores:
+                    return None  # a свояк, or a struck ball that does not score
+                parts.append("struck")
+            elif b == contact:
+                parts.append("contact")
+            else:
+                parts.append("other")
+                labels.append(b)
+        inside = False
+        if before.in_hand in ("house", "rear_house"):
+            x, y = before.xy(contact)
+            inside = self.table.in_house(x, y) if before.in_hand == "house" else self.table.in_rear_house(x, y)
+        return (place, call, frozen, inside, tuple(parts)), tuple(labels)
+
+    def relabeled(self, ruling: Ruling, old: tuple[str, ...], new: tuple[str, ...], after: Position) -> Ruling:
+        """``ruling`` (a legal pot of ``shape``'s, with no note) with the
+        balls ``new`` in the parts of ``old``: they are the ones scored and
+        put on the shelf, and the balls rest as in ``after``."""
+        names = dict(zip(old, new, strict=True))
+        # Every ball pocketed scored (``shape``): the shooter's are the ones.
+        shooter = next(p for p, balls in ruling.scored.items() if balls)
+        scored = tuple(names[b] for b in ruling.scored[shooter])
+        st = ruling.state
+        shelves = list(st.position.shelves)
+        shelves[shooter] = shelves[shooter][: len(shelves[shooter]) - len(scored)] + scored
+        pos = st.position.moved(after.balls).replace(shelves=(shelves[0], shelves[1]))
+        return replace(
+            ruling,
+            scored={**ruling.scored, shooter: scored},
+            state=replace(st, position=pos),
+        )
 
     def rule(self, before: Position, shot: Shot, facts: ShotFacts, fouls: set[str], state: State) -> Judgement:
         cue = facts.cue
