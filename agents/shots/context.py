@@ -206,24 +206,38 @@ class Context:
         key = self.outcome_key(shot, res)
         if key is not None and key in self.outcomes:
             return self.known(shot, res, key)
-        shaped = self.referee.shape(self.pos, key) if key is not None else None
-        if key is not None and shaped is not None and shaped[0] in self.shapes:
-            # A pot like one judged before but for which balls played the
-            # parts (``Referee.shape``): that ruling with these balls.
-            like, value, labels = self.shapes[shaped[0]]
-            ruling = self.referee.relabeled(like, labels, shaped[1], res.final)
-            self.outcomes[key] = (ruling, value)
-            return Trial(shot, res, ruling, value, key=key)
+        made, shaped = self._by_shape(key, res)
+        if made is not None:
+            return Trial(shot, res, made[0], made[1], key=key)
         try:
             ruling = self.ruling(shot, res)
         except PiramidaError:
             return None
         value = self.value(ruling)
+        self._remember(key, shaped, ruling, value)
+        return Trial(shot, res, ruling, value, key=key)
+
+    def _by_shape(self, key: tuple[Any, ...] | None, res: ShotResult) -> tuple[Any, Any]:
+        """(The ruling and value of a stroke whose outcome key ``key`` is
+        new, made from a legal pot of the same shape judged before
+        (``Referee.shape``, ``Referee.relabeled``), or None; the key's
+        shape, or None)."""
+        if key is None:
+            return None, None
+        shaped = self.referee.shape(self.pos, key)
+        if shaped is None or shaped[0] not in self.shapes:
+            return None, shaped
+        like, value, labels = self.shapes[shaped[0]]
+        made = self.outcomes[key] = (self.referee.relabeled(like, labels, shaped[1], res.final), value)
+        return made, shaped
+
+    def _remember(self, key: tuple[Any, ...] | None, shaped: Any, ruling: Any, value: float) -> None:
+        """Keep a legal ruling for its outcome key and, without a note (a
+        note may name a ball), for its shape."""
         if key is not None and ruling.legal:
             self.outcomes[key] = (ruling, value)
             if shaped is not None and ruling.penalty is None:
                 self.shapes[shaped[0]] = (ruling, value, shaped[1])
-        return Trial(shot, res, ruling, value, key=key)
 
     def known(self, shot: Shot, res: ShotResult, key: tuple[Any, ...]) -> Trial:
         """The trial of a simulated ``shot`` whose outcome key is ``key``,
@@ -235,15 +249,18 @@ class Context:
     def ruled(self, shot: Shot, res: ShotResult) -> Any:
         """The referee's ruling on a simulated ``shot`` (``PiramidaError``
         if it refuses it), made from a legal one of the same outcome key
-        where this decision has one (``Referee.rested``): what a planner's
-        noisy samples of one stroke need, most of which end alike."""
+        where this decision has one (``Referee.rested``), or of the same
+        shape (``Referee.relabeled``): what a planner's noisy samples of
+        one stroke need, most of which end alike."""
         key = self.outcome_key(shot, res)
         known = self.outcomes.get(key) if key is not None else None
         if known is not None:
             return self.referee.rested(known[0], res.final)
+        made, shaped = self._by_shape(key, res)
+        if made is not None:
+            return made[0]
         ruling = self.ruling(shot, res)
-        if key is not None and ruling.legal:
-            self.outcomes[key] = (ruling, self.value(ruling))
+        self._remember(key, shaped, ruling, self.value(ruling))
         return ruling
 
     def outcome_key(self, shot: Shot, res: ShotResult) -> tuple[Any, ...] | None:
