@@ -115,15 +115,19 @@ def path_clear_of(xy, skip1, skip2, ax, ay, bx, by, limit):  # pragma: no cover 
     for k in range(xy.shape[0]):
         if k == skip1 or k == skip2:
             continue
-        px, py = xy[k, 0], xy[k, 1]
-        if L2 == 0:
-            d = math.hypot(px - ax, py - ay)
-        else:
-            s = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
-            d = math.hypot(px - (ax + s * dx), py - (ay + s * dy))
-        if d < limit:
+        if segment_distance(xy[k, 0], xy[k, 1], ax, ay, dx, dy, L2) < limit:
             return False
     return True
+
+
+@njit(cache=True)
+def segment_distance(px, py, ax, ay, dx, dy, L2):  # pragma: no cover - compiled
+    """The distance from (px, py) to the segment from (ax, ay) along (dx,
+    dy), whose squared length is ``L2``: ``_distances``' arithmetic."""
+    if L2 == 0:
+        return math.hypot(px - ax, py - ay)
+    s = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+    return math.hypot(px - (ax + s * dx), py - (ay + s * dy))
 
 
 @njit(cache=True)
@@ -140,15 +144,8 @@ def near_paths(xy, aims, limit):  # pragma: no cover - compiled
             dx, dy = aims[j, 0] - ax, aims[j, 1] - ay
             L2 = dx * dx + dy * dy
             for k in range(n):
-                if k == i:
-                    continue
-                px, py = xy[k, 0], xy[k, 1]
-                if L2 == 0:
-                    d = math.hypot(px - ax, py - ay)
-                else:
-                    s = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
-                    d = math.hypot(px - (ax + s * dx), py - (ay + s * dy))
-                out[i, j, k] = d < limit
+                if k != i:
+                    out[i, j, k] = segment_distance(xy[k, 0], xy[k, 1], ax, ay, dx, dy, L2) < limit
     return out
 
 
