@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,29 @@ def _ours(name: str) -> bool:
     return name == "piramida" or name.startswith("piramida.")
 
 
-class Version:
+class Modules:
+    """A version of the code whose modules are kept aside while the other
+    version runs (``enter`` before each call, ``leave`` after)."""
+
+    #: The module whose file says which tree a version was imported from.
+    probe = "piramida.agents.shots"
+
+    def __init__(self) -> None:
+        self.file = sys.modules[self.probe].__file__
+        self.modules = {k: m for k, m in sys.modules.items() if _ours(k)}
+
+    def enter(self) -> None:
+        """Its modules in ``sys.modules``, the other version's out."""
+        for k in [k for k in sys.modules if _ours(k) and k not in self.modules]:
+            del sys.modules[k]
+        sys.modules.update(self.modules)
+
+    def leave(self) -> None:
+        """Keep what it imported while it ran."""
+        self.modules.update((k, m) for k, m in sys.modules.items() if _ours(k))
+
+
+class Version(Modules):
     """One version's candidate search, with its modules kept aside."""
 
     def __init__(self, search: str) -> None:
@@ -63,18 +86,7 @@ class Version:
         self.search = {"planner": PLANNER, "greedy": GREEDY}[search]
         self.GameView = GameView
         self.Position = Position
-        self.file = sys.modules["piramida.agents.shots"].__file__
-        self.modules = {k: m for k, m in sys.modules.items() if _ours(k)}
-
-    def enter(self) -> None:
-        """Its modules in ``sys.modules``, the other version's out."""
-        for k in [k for k in sys.modules if _ours(k) and k not in self.modules]:
-            del sys.modules[k]
-        sys.modules.update(self.modules)
-
-    def leave(self) -> None:
-        """Keep what it imported while it ran."""
-        self.modules.update((k, m) for k, m in sys.modules.items() if _ours(k))
+        super().__init__()
 
     def call(self, position: dict[str, Any], noise: str) -> tuple[float, int]:
         """One search on a fresh copy of ``position`` (a JSON object):
@@ -94,19 +106,7 @@ class Version:
 
 def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str) -> dict[str, Any]:
     """The comparison, in a process of its own (it swaps modules)."""
-    for k in [k for k in sys.modules if _ours(k)]:
-        del sys.modules[k]
-    sys.path.insert(0, layout)
-    old = Version(search)
-    sys.path.remove(layout)
-    if not str(old.file).startswith(layout):
-        raise ABError(f"the old tree's code is not the one imported ({old.file})")
-    for k in list(old.modules):
-        del sys.modules[k]
-    sys.path.insert(0, str(ROOT))
-    new = Version(search)
-    if not str(new.file).startswith(str(ROOT)):
-        raise ABError(f"the working tree's code is not the one imported ({new.file})")
+    old, new = both(layout, lambda: Version(search))
     refs = [json.loads(line) for line in POSITIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
     refs = refs[:limit]
     if not refs:
@@ -168,6 +168,25 @@ def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str)
     }
 
 
+def both(layout: str, make: Callable[[], Modules]) -> tuple[Modules, Modules]:
+    """``make()`` with the old tree's code (from ``layout``), then with the
+    working tree's, each version's modules kept aside."""
+    for k in [k for k in sys.modules if _ours(k)]:
+        del sys.modules[k]
+    sys.path.insert(0, layout)
+    old = make()
+    sys.path.remove(layout)
+    if not str(old.file).startswith(layout):
+        raise ABError(f"the old tree's code is not the one imported ({old.file})")
+    for k in list(old.modules):
+        del sys.modules[k]
+    sys.path.insert(0, str(ROOT))
+    new = make()
+    if not str(new.file).startswith(str(ROOT)):
+        raise ABError(f"the working tree's code is not the one imported ({new.file})")
+    return old, new
+
+
 def kind_of(position: dict[str, Any]) -> str:
     """A reference position's kind for ``by_kind_ms``."""
     if position.get("break"):
@@ -180,13 +199,20 @@ def kind_of(position: dict[str, Any]) -> str:
 def compare(old: str, limit: int | None, rounds: int, search: str, noise: str) -> dict[str, Any]:
     if rounds < 1:
         raise ABError(f"--rounds must be at least 1, got {rounds}")
+    args = ["--rounds", str(rounds), "--search", search, "--noise", noise]
+    return launch("bench.interleave", old, args + (["--limit", str(limit)] if limit is not None else []))
+
+
+def launch(module: str, old: str, args: list[str]) -> dict[str, Any]:
+    """``old`` unpacked and laid out for import, and ``python -m module
+    --worker LAYOUT *args`` run on one CPU thread: its last line's JSON
+    object, with the old commit."""
     with tempfile.TemporaryDirectory(prefix="piramida-interleave-") as tmp:
         tree = Path(tmp) / "tree"
         tree.mkdir()
         full = unpack(old, tree)
         layout = import_layout(tree, Path(tmp) / "import")
-        cmd = [sys.executable, "-m", "bench.interleave", "--worker", str(layout), "--rounds", str(rounds),
-               "--search", search, "--noise", noise] + (["--limit", str(limit)] if limit is not None else [])
+        cmd = [sys.executable, "-m", module, "--worker", str(layout), *args]
         env = {**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, "PYTHONPATH": str(ROOT),
                "NUMBA_NUM_THREADS": "1"}
         proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
