@@ -188,6 +188,19 @@ def compare(
             **summary([r["ratio"] for r in rows])}
 
 
+def signed(out: dict[str, Any], module: str, given: list[str], as_json: bool) -> bool:
+    """``out`` with the code version and the command that made it; printed
+    as one JSON object, and True, where ``as_json`` (a results file's
+    line), else left to the caller to print as text."""
+    from piramida.eval.version import code_version
+
+    out["version"] = code_version()
+    out["command"] = shlex.join(["python", "-m", module, *given])
+    if as_json:
+        print(json.dumps(out))
+    return as_json
+
+
 def main(argv: list[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     argv = list(given)
@@ -212,12 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     except ABError as exc:
         print(f"bench.ab: {exc}", file=sys.stderr)
         return 2
-    from piramida.eval.version import code_version
-
-    out["version"] = code_version()
-    out["command"] = shlex.join(["python", "-m", "bench.ab", *given])
-    if a.json:
-        print(json.dumps(out))
+    if signed(out, "bench.ab", given, a.json):
         return 0
     for r in out["rounds"]:
         print(f"{r['round'] + 1:3d}  old {r['old']:10g}  new {r['new']:10g}  ratio {r['ratio']:.3f}")

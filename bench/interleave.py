@@ -31,7 +31,6 @@ import argparse
 import gc
 import json
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -40,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.ab import ROOT, ABError, import_layout, summary, unpack
+from bench.ab import ROOT, ABError, import_layout, signed, summary, unpack
 
 POSITIONS = ROOT / "bench" / "positions" / "reference.jsonl"
 
@@ -245,12 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     except ABError as exc:
         print(f"bench.interleave: {exc}", file=sys.stderr)
         return 2
-    from piramida.eval.version import code_version
-
-    out["version"] = code_version()
-    out["command"] = shlex.join(["python", "-m", "bench.interleave", *given])
-    if a.json:
-        print(json.dumps(out))
+    if signed(out, "bench.interleave", given, a.json):
         return 0
     print(f"old {out['old_mean_ms']:.3f} ms  new {out['new_mean_ms']:.3f} ms a decision (CPU, {out['positions']} "
           f"positions x {out['rounds']} rounds): old / new {out['ratio']:.3f}, rounds "

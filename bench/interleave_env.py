@@ -30,12 +30,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import shlex
 import sys
 import time
 from typing import Any
 
-from bench.ab import ABError, summary
+from bench.ab import ABError, signed, summary
 from bench.interleave import Modules, both, launch
 
 
@@ -149,12 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     except ABError as exc:
         print(f"bench.interleave_env: {exc}", file=sys.stderr)
         return 2
-    from piramida.eval.version import code_version
-
-    out["version"] = code_version()
-    out["command"] = shlex.join(["python", "-m", "bench.interleave_env", *given])
-    if a.json:
-        print(json.dumps(out))
+    if signed(out, "bench.interleave_env", given, a.json):
         return 0
     print(f"old {out['old_steps_per_cpu_s']:.1f}  new {out['new_steps_per_cpu_s']:.1f} steps per CPU second "
           f"({out['variant']}, {out['search']}'s candidates, {out['frames']} frames x {out['rounds']} rounds): "
