@@ -34,10 +34,6 @@ from piramida.env.position import Position
 
 XY = tuple[float, float]
 
-#: False: ``hand_lines`` compares the placements in Python
-#: (``placed_lines``), the reference the compiled search is tested against.
-COMPILED = True
-
 
 def zone_ok(ctx: Context, x: float, y: float, kind: str) -> bool:
     """May the ball in hand be placed at (x, y) in zone ``kind`` (house,
@@ -141,11 +137,8 @@ def hand_lines(ctx: Context, ball: str) -> list[tuple[PotLine, XY]]:
     legs = object_legs(ctx.pos)
     targets = targets_for(ctx, ball)
     spots = hand_placements(ctx, ball)
-    if COMPILED:
-        got = _searched_placements(ctx, ball, targets, legs, spots)
-        if got is not None:
-            return got
-    return placed_lines(ctx, ball, targets, legs, spots)
+    got = searched_placements(ctx, ball, targets, legs, spots)
+    return got if got is not None else placed_lines(ctx, ball, targets, legs, spots)
 
 
 def placed_lines(
@@ -168,11 +161,12 @@ def placed_lines(
     return list(best.values())
 
 
-def _searched_placements(
+def searched_placements(
     ctx: Context, ball: str, targets: list[str], legs: dict[str, list[ObjectLeg]], spots: list[XY]
 ) -> list[tuple[PotLine, XY]] | None:
-    """``placed_lines`` by the compiled search, or None where it cannot
-    answer for Python (a near tie, a line Python does not make)."""
+    """``placed_lines`` by the compiled search (``ghost.best_placements``),
+    or None where it cannot answer for Python (a near tie, a line Python
+    does not make)."""
     balls = ctx.pos.ball_map
     if ball in balls or not spots:
         return None
@@ -229,13 +223,13 @@ def lines_for(ctx: Context, finder: Callable[[Position, str, list[str]], list[Po
 
 
 __all__ = [
-    "COMPILED",
     "candidate_lines",
     "first_contact_ok",
     "hand_lines",
     "hand_placements",
     "lines_for",
     "placed_lines",
+    "searched_placements",
     "targets_for",
     "zone_ok",
 ]

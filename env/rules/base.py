@@ -115,6 +115,9 @@ class Referee(Protocol):
     def target(self) -> int: ...
 
 
+#: The kinds of ball in hand that item 21.2 reads a first contact against.
+HAND_ZONES = ("house", "rear_house")
+
 _REGISTRY: dict[str, Callable[..., Referee]] = {}
 
 
@@ -420,10 +423,7 @@ class BaseReferee:
             # item 21.2, which from hand reads whether the ball touched first
             # lay in the house). One ruling then serves every such miss and
             # safety of a decision.
-            inside = False
-            if before.in_hand in ("house", "rear_house"):
-                x, y = start[outcome.first_contact]
-                inside = self.table.in_house(x, y) if before.in_hand == "house" else self.table.in_rear_house(x, y)
+            inside = before.in_hand in HAND_ZONES and self.in_hand_zone(before, *start[outcome.first_contact])
             return ("", None, None, shot.declare_frozen, inside, ())
         return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
 
@@ -473,18 +473,23 @@ class BaseReferee:
             fouls.add("push")
         if facts.jumped and (self.options["object_ball_jump_is_foul"] or facts.cue in facts.jumped):
             fouls.add("jumped_ball")
-        if facts.first_contact is not None and not before.is_break and before.in_hand in (
-            "house",
-            "rear_house",
-        ):
+        if facts.first_contact is not None and not before.is_break and before.in_hand in HAND_ZONES:
             # Item 21.2 (docs/game_rules.md §5.2): from hand, the first object ball hit
             # must lie outside the (temporary) house. Interpretation (docs/
             # rules.md): applied in every pyramid variant, not only combined.
-            x, y = facts.start[facts.first_contact]
-            inside = self.table.in_house(x, y) if before.in_hand == "house" else self.table.in_rear_house(x, y)
-            if inside and self.variant != "five_ball":
+            if self.in_hand_zone(before, *facts.start[facts.first_contact]) and self.variant != "five_ball":
                 fouls.add("first_contact_in_house")
         return fouls
+
+    def in_hand_zone(self, before: Position, x: float, y: float) -> bool:
+        """Whether (x, y) lies in the zone the ball in hand of ``before`` is
+        placed in (the house, or beyond the rear line): item 21.2 forbids a
+        first contact there; False without a ball in hand there."""
+        if before.in_hand == "house":
+            return self.table.in_house(x, y)
+        if before.in_hand == "rear_house":
+            return self.table.in_rear_house(x, y)
+        return False
 
     def facts_and_fouls(
         self, before: Position, shot: Shot, events: Sequence[Event], after: Position, extra: Iterable[str]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from piramida.env.position import Position
-from piramida.env.rules.base import BaseReferee, Judgement, Outcome, make_state
+from piramida.env.rules.base import HAND_ZONES, BaseReferee, Judgement, Outcome, make_state
 from piramida.env.rules.pyramid import ShotFacts
 from piramida.env.rules.ruling import (
     BALL_IN_HAND_ANYWHERE,
@@ -107,7 +107,7 @@ class ShelfReferee(BaseReferee):
         balls) and none is owed (``outcome_key``), the rule reads which
         ball played which part only to put it on the shelf (and, from the
         house, where the ball touched first lay: item 21.2)."""
-        ball, place, call, frozen, contact, pocketed = key
+        ball, place, call, frozen, contact, pocketed = key  # plain_key's fields
         if not pocketed or self.points():
             return None
         labels = [ball, contact]
@@ -122,10 +122,7 @@ class ShelfReferee(BaseReferee):
             else:
                 parts.append("other")
                 labels.append(b)
-        inside = False
-        if before.in_hand in ("house", "rear_house"):
-            x, y = before.xy(contact)
-            inside = self.table.in_house(x, y) if before.in_hand == "house" else self.table.in_rear_house(x, y)
+        inside = before.in_hand in HAND_ZONES and self.in_hand_zone(before, *before.xy(contact))
         return (place, call, frozen, inside, tuple(parts)), tuple(labels)
 
     def relabeled(self, ruling: Ruling, old: tuple[str, ...], new: tuple[str, ...], after: Position) -> Ruling:

@@ -135,7 +135,7 @@ def test_compiled_placement_search_is_the_python_one() -> None:
                 legs, targets = object_legs(ctx.pos), lines.targets_for(ctx, ball)
                 spots = lines.hand_placements(ctx, ball)
                 want = lines.placed_lines(ctx, ball, targets, legs, spots)
-                got = lines._searched_placements(ctx, ball, targets, legs, spots)
+                got = lines.searched_placements(ctx, ball, targets, legs, spots)
                 answered += got is not None
                 assert lines.hand_lines(ctx, ball) == want
                 if got is not None:
