@@ -4,16 +4,25 @@ Run from the repository root::
 
     .venv/bin/python -m bench.shot_env [--steps N] [--variants free,combined] [--json]
 
-For each variant and candidate search ("planner", the default of training,
-and "greedy"), the learner picks uniformly among the options offered (the
-mask) against the greedy opponent with the "pro" noise, over as many
-seeded frames as it takes to make ``--steps`` learner steps, after one
-warm-up frame (numba's kernels). A step lists the next decision's options
-(``candidates``: most of its cost) and plays the opponent's replies, whose
-own candidate search is timed too; ``options_share`` is the part spent
-listing the learner's options. Rates are per CPU second of this process
-(``time.process_time``); the process is pinned to one CPU where the OS
-allows it. The issue's target is 200 steps per CPU second.
+For each variant and candidate search ("planner", the env's default, and
+"greedy", what the training configs use), in two set-ups as
+``bench.env_steps`` has them:
+
+- ``vs greedy`` (``ShotSelectionEnv``, the single-agent env): the learner
+  picks uniformly among the options offered (the mask) against the greedy
+  opponent. A step lists the next decision's options (``candidates``: most
+  of its cost) and plays the opponent's replies, whose own candidate
+  search is timed too.
+- ``two players`` (``ShotCore`` with ``opponents = {"self": 1}``, the
+  RLlib env's self-play frames): both seats pick uniformly among their
+  options, one decision a step, no agent inside the env.
+
+With the "pro" noise, over as many seeded frames as it takes to make
+``--steps`` steps, after a few warm-up steps (numba's kernels).
+``options_share`` is the part spent listing the learner's options. Rates
+are per CPU second of this process (``time.process_time``); the process is
+pinned to one CPU where the OS allows it. The issue's target is 200 steps
+per CPU second.
 """
 
 from __future__ import annotations
@@ -31,9 +40,10 @@ import numpy as np
 import piramida.training.shot_env as se
 from bench.env_steps import pin_one_core
 
+SETUPS = ("vs greedy", "two players")
 
-def measure(variant: str, search: str, steps: int) -> dict[str, Any]:
-    env = se.ShotSelectionEnv(variant, opponent="greedy", search=search)
+
+def measure(variant: str, search: str, steps: int, setup: str = "vs greedy") -> dict[str, Any]:
     rng = np.random.default_rng(0)
     listed = {"s": 0.0}
     inner = se.options
@@ -45,16 +55,42 @@ def measure(variant: str, search: str, steps: int) -> dict[str, Any]:
         finally:
             listed["s"] += time.process_time() - t
 
+    # Both set-ups as one interface: reset(seed) and step(actor, action)
+    # give {actor to act: observation}; step also whether the frame ended.
+    if setup == "vs greedy":
+        env = se.ShotSelectionEnv(variant, opponent="greedy", search=search)
+
+        def reset(seed: int) -> dict[str, Any]:
+            return {"learner": env.reset(seed=seed)[0]}
+
+        def step(actor: str, action: int) -> tuple[dict[str, Any], bool]:
+            obs, _, term, trunc, _ = env.step(action)
+            return {actor: obs}, bool(term or trunc)
+
+    elif setup == "two players":
+        core = se.ShotCore({"variant": variant, "search": search, "opponents": {se.SELF: 1.0}})
+
+        def reset(seed: int) -> dict[str, Any]:
+            return core.reset(seed=seed)[0]
+
+        def step(actor: str, action: int) -> tuple[dict[str, Any], bool]:
+            obs, _, term, trunc, _ = core.step({actor: action})
+            return obs, bool(term["__all__"] or trunc["__all__"])
+
+    else:
+        raise ValueError(f"setup must be one of {', '.join(SETUPS)}, got {setup!r}")
+
     def run(n: int, seed: int) -> tuple[int, int]:
         done, frames = 0, 0
         while done < n:
-            obs, _ = env.reset(seed=seed + frames)
+            obs = reset(seed + frames)
             frames += 1
             while done < n:
-                legal = np.flatnonzero(obs["action_mask"])
-                obs, _, term, trunc, _ = env.step(int(rng.choice(legal)))
+                actor = next(iter(obs))
+                legal = np.flatnonzero(obs[actor]["action_mask"])
+                obs, over = step(actor, int(rng.choice(legal)))
                 done += 1
-                if term or trunc:
+                if over:
                     break
         return done, frames
 
@@ -69,6 +105,7 @@ def measure(variant: str, search: str, steps: int) -> dict[str, Any]:
     return {
         "variant": variant,
         "search": search,
+        "setup": setup,
         "steps": done,
         "frames": frames,
         "cpu_seconds": cpu,
@@ -84,10 +121,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--variants", default="free,combined")
     ap.add_argument("--searches", default="planner,greedy")
+    ap.add_argument("--setups", default=",".join(SETUPS), help="vs greedy, two players (comma-separated)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
+    setups = [x.strip() for x in a.setups.split(",")]
+    for x in setups:
+        if x not in SETUPS:
+            ap.error(f"--setups: unknown set-up {x!r} (known: {', '.join(SETUPS)})")
     pinned = pin_one_core()
-    rows = [measure(v, s, a.steps) for v in a.variants.split(",") for s in a.searches.split(",")]
+    rows = [
+        measure(v, s, a.steps, u) for u in setups for v in a.variants.split(",") for s in a.searches.split(",")
+    ]
     if a.json:
         from piramida.eval.version import code_version
 
@@ -95,10 +139,10 @@ def main(argv: list[str] | None = None) -> None:
         out = {"machine": f"{os.cpu_count()} CPUs, {pinned}", "results": rows, "version": code_version(), "command": command}
         print(json.dumps(out, indent=1))
         return
-    print(f"{'variant':10} {'search':8} {'steps/CPU s':>11} {'ms/step':>8} {'options':>8} {'frames':>7}")
+    print(f"{'set-up':12} {'variant':10} {'search':8} {'steps/CPU s':>11} {'ms/step':>8} {'options':>8} {'frames':>7}")
     for r in rows:
-        print(f"{r['variant']:10} {r['search']:8} {r['steps_per_cpu_s']:11.1f} {r['ms_per_step']:8.1f} "
-              f"{r['options_share']:8.0%} {r['frames']:7d}")
+        print(f"{r['setup']:12} {r['variant']:10} {r['search']:8} {r['steps_per_cpu_s']:11.1f} "
+              f"{r['ms_per_step']:8.1f} {r['options_share']:8.0%} {r['frames']:7d}")
 
 
 if __name__ == "__main__":

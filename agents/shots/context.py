@@ -194,9 +194,15 @@ class Context:
         if self.budget is not None:
             self.budget.used += 1
         try:
-            return self.simulate(shot)
+            return self.played(shot)
         except PiramidaError:
             return None
+
+    def played(self, shot: Shot) -> ShotResult:
+        """The noise-free result of ``shot``, uncounted. From the rack of a
+        break (every frame's, its labels shuffled) the physics' remembered
+        strokes (``Simulator.recalled``): the same floats, not played again."""
+        return self.simulate.recalled(shot) if self.pos.is_break else self.simulate(shot)
 
     def judge(self, shot: Shot, res: ShotResult) -> Trial | None:
         """The referee's trial of a simulated ``shot``, or None if it
@@ -284,7 +290,7 @@ class Context:
         """``trial`` without counting it (what describes a candidate, not
         what searches for one)."""
         try:
-            res = self.simulate(shot)
+            res = self.played(shot)
         except PiramidaError:
             return None
         return self.judge(shot, res)

@@ -102,7 +102,7 @@ def path_clear(
     return all(d >= limit for d in _distances(a, b, others))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def path_clear_of(xy, skip1, skip2, ax, ay, bx, by, limit):  # pragma: no cover - compiled
     """``path_clear`` from (ax, ay) to (bx, by) past the balls at the rows of
     ``xy`` but ``skip1`` and ``skip2``, with ``limit`` = 2 radius +
@@ -120,7 +120,7 @@ def path_clear_of(xy, skip1, skip2, ax, ay, bx, by, limit):  # pragma: no cover 
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def segment_distance(px, py, ax, ay, dx, dy, L2):  # pragma: no cover - compiled
     """The distance from (px, py) to the segment from (ax, ay) along (dx,
     dy), whose squared length is ``L2``: ``_distances``' arithmetic."""
@@ -130,7 +130,7 @@ def segment_distance(px, py, ax, ay, dx, dy, L2):  # pragma: no cover - compiled
     return math.hypot(px - (ax + s * dx), py - (ay + s * dy))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def near_paths(xy, aims, limit):  # pragma: no cover - compiled
     """For each ball (row of ``xy``) sent to each aim point (row of
     ``aims``): which other balls lie nearer than ``limit`` to its path,
@@ -305,7 +305,7 @@ def lines_among(
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def best_placements(spots, xy, k_struck, leg_ball, leg_gx, leg_gy, leg_ux, leg_uy, leg_od, leg_window, limit,
                     max_cut):  # pragma: no cover - compiled
     """For a ball in hand placed at each of ``spots`` (row ``k_struck`` of

@@ -96,7 +96,7 @@ def surface_arrays(table: Table) -> tuple[np.ndarray, np.ndarray]:
     return pk, cu
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def on_surface_at(x, y, r, W, L, PK, CU):  # pragma: no cover - compiled
     """``Table.on_surface(x, y)`` from ``surface_arrays``: the same tests
     in the same order. Its jaw distances are numba's ``math.hypot``, which
@@ -125,7 +125,7 @@ def on_surface_at(x, y, r, W, L, PK, CU):  # pragma: no cover - compiled
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _clear_of_noses(x, y, r, CU):  # pragma: no cover - compiled
     """``Table._clear_of_noses``: no cushion nose within a ball radius."""
     eps = 1e-9
@@ -139,7 +139,7 @@ def _clear_of_noses(x, y, r, CU):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _ghosts_on_surface(on, ghost, r, W, L, PK, CU):  # pragma: no cover - compiled
     """``on`` completed for the ghost balls off the bed's rectangle: a ghost
     ball may still lie in a pocket's mouth (a ball hanging in the jaws)."""
@@ -179,7 +179,7 @@ def easiest_difficulty(
 # numpy version over arrays of a dozen balls spent its time in numpy's call
 # overhead); the arithmetic is the same operations in the same order, so
 # the difficulties are the same floats.
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _seg_dist2(px, py, ax, ay, bx, by):  # pragma: no cover - compiled
     """Distance from point p to segment a-b."""
     dx, dy = bx - ax, by - ay
@@ -189,7 +189,7 @@ def _seg_dist2(px, py, ax, ay, bx, by):  # pragma: no cover - compiled
     return math.sqrt((px - qx) * (px - qx) + (py - qy) * (py - qy))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _object_lines(P, T, aims, axes, mouths, R, W, L):  # pragma: no cover - compiled
     """Per target and pocket: the direction to the pocket's aim point, the
     ghost ball, the pocket window, the distance and whether the ghost ball
@@ -218,7 +218,7 @@ def _object_lines(P, T, aims, axes, mouths, R, W, L):  # pragma: no cover - comp
     return u, ghost, window, od, on
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _easiest(P, S, T, aims, u, ghost, window, od, on, R, cos_max):  # pragma: no cover - compiled
     """The smallest difficulty over (struck, target, pocket) lines whose
     object and cue paths are clear; -1 when none is."""
@@ -294,7 +294,7 @@ def easiest_difficulties(items: Sequence[tuple[Position, str]]) -> list[float | 
     return [v if v >= 0 else None for v in d.tolist()]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _easiest_each(P, counts, struck_at, aims, axes, mouths, R, W, L, pk, cu, cos_max, out):  # pragma: no cover
     """``easiest_difficulty``'s three kernels for each row of ``P`` (its
     first ``counts`` balls, struck ball ``struck_at``; -1 where none)."""

@@ -44,7 +44,7 @@ from piramida.env.physics.result import first_contact, state_at
 YES, NO, ASK = 1, 0, -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def any_out(mode):  # pragma: no cover - compiled
     """Whether some ball ended out of play (pocketed or off the table): as
     ``ShotResult.pocketed``, nothing is pocketed while every ball is in."""
@@ -54,7 +54,7 @@ def any_out(mode):  # pragma: no cover - compiled
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def verdict(ev, nev, mode, cue, target, pocket, called, ref_contact, ref_pocketed):  # pragma: no cover - compiled
     """YES, NO or ASK for the stroke of ball ``cue`` whose records are
     ``ev[:nev]`` and final modes ``mode``, against the reference's first
@@ -88,7 +88,7 @@ def verdict(ev, nev, mode, cue, target, pocket, called, ref_contact, ref_pockete
     return NO
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def stroke(phi, v, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, mw):  # pragma: no cover - compiled
     """Ball ``cue`` struck at direction ``phi`` (degrees, taken mod 360 as
     ``Shot.aimed`` is given it) and speed ``v`` from the states ``S0``:
@@ -103,7 +103,7 @@ def stroke(phi, v, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw
     return run(S, mode, cue, math.radians(phi % 360.0), theta, v, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, mw)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play(phi, v, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, mw, target, pocket, called,
          ref_contact, ref_pocketed):  # pragma: no cover - compiled
     """One stroke (``stroke``) and its ``verdict``."""
@@ -111,7 +111,7 @@ def play(phi, v, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw, 
     return verdict(ev, nev, mode, cue, target, pocket, called, ref_contact, ref_pocketed)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def edge_search(phi0, sign, v, first, limit, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, mw,
                 target, pocket, called, ref_contact, ref_pocketed):  # pragma: no cover - compiled
     """How far (degrees) the direction may move from ``phi0`` to the side
@@ -150,7 +150,7 @@ def edge_search(phi0, sign, v, first, limit, S0, S, mode, cue, theta, a, b, CU, 
     return lo, n, True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def secant_next(phi, err, prev_phi, prev_err, has_prev, slope):  # pragma: no cover - compiled
     """The throw correction's next direction (degrees) after a stroke at
     ``phi`` whose object ball went ``err`` degrees off: a secant step
@@ -167,7 +167,7 @@ def secant_next(phi, err, prev_phi, prev_err, has_prev, slope):  # pragma: no co
     return phi + max(-2.0, min(2.0, step))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def object_error(ev, nev, seg, cue, target, P, want):  # pragma: no cover - compiled
     """Degrees between the direction of ball ``target`` just after ball
     ``cue`` first touches it and the direction ``want``, for the stroke
@@ -183,7 +183,7 @@ def object_error(ev, nev, seg, cue, target, P, want):  # pragma: no cover - comp
     return True, (got - want + 180.0) % 360.0 - 180.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pots_target(ev, nev, mode, target, pocket, called):  # pragma: no cover - compiled
     """Whether ball ``target`` drops (the first time it does, into
     ``pocket`` where ``called``) in the stroke whose records are
@@ -196,7 +196,7 @@ def pots_target(ev, nev, mode, target, pocket, called):  # pragma: no cover - co
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def secant_search(phi, v, slope, tol, want, iters, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw,
                   mw, target, pocket, called):  # pragma: no cover - compiled
     """The throw correction's secant (agents/shots/aim.py): up to ``iters``

@@ -36,7 +36,7 @@ from piramida.env.table import POCKETS, Table
 ON_TABLE, OFF, ABSENT = -1, -2, -3
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, error_model="numpy")
 def _run_batch(S, mode, cue, phi, theta, V, a, b, CU, JW, FC, PK, P, cap, keep, ev_out, nev_out, status, where, nchunks,
                L):
     B = S.shape[0]

@@ -25,6 +25,11 @@ the same code on the same numbers.
 
 ``entry`` is for the kernels Python calls in normal use (``loop.run``):
 no reference counting, the Python wrapper kept, no C wrapper.
+
+All of them use numba's "numpy" error model: a division by zero is an IEEE
+inf or NaN rather than a check before every division (numba's default,
+which raises ``ZeroDivisionError``); the same floats otherwise, about 6% of
+the kernels' time (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from typing import Any
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-_INTERNAL = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+_INTERNAL = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, "error_model": "numpy"}
 
 
 def _python_twin(fn: Callable[..., Any]) -> Any:
@@ -47,7 +52,7 @@ def _python_twin(fn: Callable[..., Any]) -> Any:
     twin.__qualname__ = fn.__qualname__ + "__from_python"
     twin.__module__ = fn.__module__
     twin.__doc__ = fn.__doc__
-    return njit(cache=True, _nrt=False)(twin)  # pyright: ignore[reportCallIssue]
+    return njit(cache=True, _nrt=False, error_model="numpy")(twin)  # pyright: ignore[reportCallIssue]
 
 
 class Kernel(CPUDispatcher):
@@ -77,4 +82,4 @@ def is_cached(disp: Any) -> bool:
         return True
 
 
-entry = njit(cache=True, _nrt=False, no_cfunc_wrapper=True)  # pyright: ignore[reportCallIssue]
+entry = njit(cache=True, _nrt=False, no_cfunc_wrapper=True, error_model="numpy")  # pyright: ignore[reportCallIssue]

@@ -255,7 +255,7 @@ class ShotResult:
         }
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def out_of_play(ev, nev):  # pragma: no cover - compiled
     """The pocket and off_table records of ``ev[:nev]``, in order, as rows
     of (type, ball index, pocket or cushion index)."""
@@ -271,7 +271,7 @@ def out_of_play(ev, nev):  # pragma: no cover - compiled
     return out[:k]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def first_contact(ev, nev, cue):  # pragma: no cover - compiled
     """The ball ``cue`` first touches in ``ev[:nev]`` and when (the first
     ball_ball record naming it): (-1, -1.0) for none. Read where the
@@ -287,7 +287,7 @@ def first_contact(ev, nev, cue):  # pragma: no cover - compiled
     return -1, -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def state_at(seg, i, t, P, out):  # pragma: no cover - compiled
     """Ball ``i``'s state at time ``t`` into ``out``, from its last segment
     starting at or before ``t``; False when it has none or is out of play.
@@ -306,7 +306,7 @@ def state_at(seg, i, t, P, out):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def states_at(seg, i, times, P, out):  # pragma: no cover - compiled
     """``state_at`` for each of ``times`` into the rows of ``out``; the
     number of rows filled (it stops at the first time without a state)."""
@@ -361,7 +361,7 @@ def build_events(rows: list[list[float]], ids: tuple[str, ...]) -> list[Event]:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _sample(seg, P, t_end, dt):
     # Segments of one ball, in time order; sample each at dt plus its ends.
     n = seg.shape[0]

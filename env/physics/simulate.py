@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import NamedTuple
 
@@ -18,7 +19,7 @@ import numpy as np
 from piramida.env.errors import IllegalShotError
 from piramida.env.physics import warm
 from piramida.env.physics.arrays import TableArrays, table_arrays
-from piramida.env.physics.codes import NSTATE, STATIONARY
+from piramida.env.physics.codes import EV_BALL, NSTATE, STATIONARY
 from piramida.env.physics.loop import alloc, run
 from piramida.env.physics.noise import Noise, load_noise
 from piramida.env.physics.result import ShotResult, frozen_balls
@@ -78,6 +79,20 @@ def pack(position: Position) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
 
 
 assert STATIONARY == 0  # pack's modes are np.zeros
+
+#: How many noise-free strokes ``Simulator.recalled`` keeps (a break's
+#: records are a few tens of kB).
+RECALL_SIZE = 256
+# key -> (table arrays, status, events, segments, final states, modes), the
+# balls numbered by their spots (``Simulator.recalled``).
+_recall: OrderedDict[tuple, tuple] = OrderedDict()
+_recall_counts = {"hits": 0, "plays": 0}
+
+
+def recall_stats() -> dict[str, int]:
+    """``Simulator.recalled``'s strokes kept (``kept``), found again
+    (``hits``) and played (``plays``) in this process."""
+    return {"kept": len(_recall), **_recall_counts}
 
 
 # Buffers for the event loop's records, one pair per thread: the loop fills
@@ -163,13 +178,71 @@ class Simulator:
         if nz is not None:
             shot = nz.perturb(shot, np.random.default_rng(seed))
         inp = self.loop_inputs(shot)
+        status, nev, nseg, S, mode = self._play(inp, shot)
+        return self.result(shot, inp, status, nev, nseg, S, mode)
+
+    def _play(self, inp: LoopInputs, shot: Shot) -> tuple[int, int, int, np.ndarray, np.ndarray]:
+        """One stroke through the event loop: (status, event count, segment
+        count, final states, final modes); the records are in the buffers."""
         S, mode = inp.S0.copy(), np.zeros(len(inp.ids), dtype=np.int64)  # the loop leaves the final states in them
         ta = inp.table
         nev, nseg, status = run(
             S, mode, inp.ids.index(shot.ball), math.radians(shot.phi), math.radians(shot.theta), shot.v, shot.a,
             shot.b, ta.CU, ta.JW, ta.FC, ta.PK, ta.P, inp.ev, inp.seg, inp.fw, inp.iw, inp.mw,
         )
-        return self.result(shot, inp, status, nev, nseg, S, mode)
+        return status, nev, nseg, S, mode
+
+    def recalled(self, shot: Shot) -> ShotResult:
+        """``self(shot)`` without noise, remembered across positions and
+        labellings. The event loop reads nothing of a ball but its state
+        (docs/physics.md), so the same stroke from the same layout of balls
+        on the same table gives the same records whatever the labels: the
+        last ``RECALL_SIZE`` such strokes are kept, with the balls in the
+        order of their spots (x, then y), and a repeat is not played again,
+        only renamed to this position's balls. For strokes that recur from
+        one frame to the next: a break from the rack (every frame's rack,
+        its balls shuffled) is some 180 events."""
+        inp = self.loop_inputs(shot)
+        S0, n = inp.S0, len(inp.ids)
+        spot = sorted(range(n), key=lambda k: (S0[k, 0], S0[k, 1]))  # spot -> ball
+        cue = inp.ids.index(shot.ball)
+        key = (id(self._ta), S0[spot].tobytes(), spot.index(cue), shot.phi, shot.v, shot.a, shot.b, shot.theta)
+        hit = _recall.get(key)
+        if hit is not None and hit[0] is self._ta:
+            _recall.move_to_end(key)
+            _recall_counts["hits"] += 1
+            _ta, status, ev, seg, S, mode = hit
+            ev, seg, S, mode = _renamed(ev, seg, S, mode, np.array(spot))
+            return ShotResult(shot, status, ev, seg, inp.ids, self._ta.P, inp.start, S, mode, self.table)
+        _recall_counts["plays"] += 1
+        status, nev, nseg, S, mode = self._play(inp, shot)
+        res = self.result(shot, inp, status, nev, nseg, S, mode)
+        ball_spot = np.empty(n, dtype=np.int64)
+        ball_spot[spot] = np.arange(n)
+        _recall[key] = (self._ta, int(status), *_renamed(inp.ev[:nev], inp.seg[:nseg], S, mode, ball_spot))
+        if len(_recall) > RECALL_SIZE:
+            _recall.popitem(last=False)
+        return res
+
+
+def _renamed(
+    ev: np.ndarray, seg: np.ndarray, S: np.ndarray, mode: np.ndarray, to: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A stroke's records with ball ``k`` renamed ``to[k]`` (new arrays):
+    the events' balls, each contact's two lower index first as the loop
+    writes them, the segments' balls, and the final states and modes moved
+    to their new rows."""
+    ev = ev.copy()
+    for col in (2, 3):
+        named = ev[:, col] >= 0
+        ev[named, col] = to[ev[named, col].astype(np.int64)]
+    contact = (ev[:, 0] == EV_BALL) & (ev[:, 2] > ev[:, 3])
+    ev[contact, 2], ev[contact, 3] = ev[contact, 3], ev[contact, 2].copy()
+    seg = seg.copy()
+    seg[:, 0] = to[seg[:, 0].astype(np.int64)]
+    S2, mode2 = np.empty_like(S), np.empty_like(mode)
+    S2[to], mode2[to] = S, mode
+    return ev, seg, S2, mode2
 
 
 def simulate(
@@ -188,4 +261,4 @@ def simulate(
     return Simulator(position, table)(shot, noise, seed)
 
 
-__all__ = ["LoopInputs", "Simulator", "frozen_balls", "pack", "place_struck_ball", "simulate"]
+__all__ = ["RECALL_SIZE", "LoopInputs", "Simulator", "frozen_balls", "pack", "place_struck_ball", "recall_stats", "simulate"]

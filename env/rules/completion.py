@@ -57,7 +57,7 @@ def completes_records(records: np.ndarray, start: Start, cue: str, declare_froze
     return bool(_completes(records, ids.index(cue), start.half, start.frozen, CUSHION_HALVES, declare))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _completes(rec, cue, half0, frozen, cushion_half, declare):  # pragma: no cover - compiled
     n = rec.shape[0]
     contact = -1

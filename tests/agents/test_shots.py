@@ -160,3 +160,33 @@ def test_a_decisions_objects_are_freed_without_the_garbage_collector() -> None:
         if was:
             gc.enable()
     assert left == []
+
+
+@pytest.mark.parametrize("variant", ["free", "combined", "dynamic"])
+def test_break_strokes_remembered_from_another_rack_are_judged_alike(variant: str) -> None:
+    """A break decision's strokes from the rack are the physics' remembered
+    ones (``Simulator.recalled``) when another frame's rack, the same spots
+    with other labels, played them: its trials are what simulating them
+    afresh on this rack gives, ruling included."""
+    from piramida.agents.shots.context import Context
+    from piramida.agents.shots.strokes import break_trials
+    from piramida.env.physics import simulate
+    from piramida.env.physics.simulate import recall_stats
+
+    def ctx_of(pos: Position) -> Context:
+        return Context(GameView.of(Game.new(variant, position=pos)))
+
+    break_trials(ctx_of(Position.start(variant, seed=1)))
+    pos = Position.start(variant, seed=2)
+    assert pos.balls != Position.start(variant, seed=1).balls
+    before = recall_stats()["hits"]
+    got = break_trials(ctx_of(pos))
+    assert len(got) >= 10 and recall_stats()["hits"] - before == len(got)
+    fresh = ctx_of(pos)
+    for tr in got:
+        want = fresh.judge(tr.shot, simulate(pos, tr.shot))
+        assert want is not None
+        assert (tr.value, tr.legal) == (want.value, want.legal)
+        assert tr.result.pocketed == want.result.pocketed
+        assert [e.to_dict() for e in tr.result.events] == [e.to_dict() for e in want.result.events]
+        assert tr.ruling.position == want.ruling.position
