@@ -87,6 +87,7 @@ RECALL_SIZE = 256
 # balls numbered by their spots (``Simulator.recalled``).
 _recall: OrderedDict[tuple, tuple] = OrderedDict()
 _recall_counts = {"hits": 0, "plays": 0}
+_recall_lock = threading.Lock()
 
 
 def recall_stats() -> dict[str, int]:
@@ -207,21 +208,27 @@ class Simulator:
         spot = sorted(range(n), key=lambda k: (S0[k, 0], S0[k, 1]))  # spot -> ball
         cue = inp.ids.index(shot.ball)
         key = (id(self._ta), S0[spot].tobytes(), spot.index(cue), shot.phi, shot.v, shot.a, shot.b, shot.theta)
-        hit = _recall.get(key)
-        if hit is not None and hit[0] is self._ta:
-            _recall.move_to_end(key)
-            _recall_counts["hits"] += 1
+        with _recall_lock:
+            hit = _recall.get(key)
+            if hit is not None and hit[0] is self._ta:
+                _recall.move_to_end(key)
+                _recall_counts["hits"] += 1
+            else:
+                hit = None
+                _recall_counts["plays"] += 1
+        if hit is not None:
             _ta, status, ev, seg, S, mode = hit
             ev, seg, S, mode = _renamed(ev, seg, S, mode, np.array(spot))
             return ShotResult(shot, status, ev, seg, inp.ids, self._ta.P, inp.start, S, mode, self.table)
-        _recall_counts["plays"] += 1
         status, nev, nseg, S, mode = self._play(inp, shot)
         res = self.result(shot, inp, status, nev, nseg, S, mode)
         ball_spot = np.empty(n, dtype=np.int64)
         ball_spot[spot] = np.arange(n)
-        _recall[key] = (self._ta, int(status), *_renamed(inp.ev[:nev], inp.seg[:nseg], S, mode, ball_spot))
-        if len(_recall) > RECALL_SIZE:
-            _recall.popitem(last=False)
+        kept = (self._ta, int(status), *_renamed(inp.ev[:nev], inp.seg[:nseg], S, mode, ball_spot))
+        with _recall_lock:
+            _recall[key] = kept
+            if len(_recall) > RECALL_SIZE:
+                _recall.popitem(last=False)
         return res
 
 
