@@ -272,12 +272,19 @@ class Context:
     def outcome_key(self, shot: Shot, res: ShotResult) -> tuple[Any, ...] | None:
         """The referee's outcome key of a simulated ``shot`` (or None)."""
         contact = res.first_contact(shot.ball)
+        ball = shot.ball
+
+        def cue_end() -> tuple[float, float] | None:
+            final = res.final
+            return final.xy(ball) if ball in final else None
+
         outcome = Outcome(
             contact[0] if contact is not None else None,
             tuple(res.pocketed),
             tuple(res.off_table),
             lambda: res.rule_events,
             res.records,
+            cue_end,
         )
         return self.referee.outcome_key(self.pos, shot, outcome)
 

@@ -81,9 +81,14 @@ def reference_of(ctx: Context, tr: Trial) -> Reference | None:
     in for the referee: it is not legal, has no outcome key, touched
     nothing or sent a ball off the table, its referee's keys read more than
     the first contact and the balls pocketed (``keys_by_pockets``: five
-    balls reads the carom), or all strokes are played in Python."""
+    balls reads the carom; a ball beside the struck one: the push test), or
+    all strokes are played in Python."""
     res = tr.result
     if not COMPILED or not tr.legal or not getattr(ctx.referee, "keys_by_pockets", False):
+        return None
+    if ctx.referee.start_near(ctx.pos, tr.shot)[1]:
+        # A ball beside the struck one: the key reads the push test too
+        # (item 19.2, where the struck ball ends), which the kernels do not.
         return None
     ids = ctx.simulate.packed(tr.shot)[1]
     # Every trial a search makes is judged with its key (``Context.judge``).

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
 from piramida.env.errors import IllegalShotError, UnknownVariantError
-from piramida.env.events import Event
+from piramida.env.events import BALL_BALL, Event
 from piramida.env.position import VARIANTS, Position, cue_ball_of, object_ball_ids
 from piramida.env.rules import pyramid as P
 from piramida.env.rules.completion import Start, completes_records
@@ -72,6 +72,10 @@ class Outcome(NamedTuple):
     off_table: tuple[str, ...]
     events: Callable[[], Sequence[Event]] | None = None
     records: Callable[[], tuple[Any, tuple[str, ...]]] | None = None
+    #: Where the struck ball came to rest (None: it is off the bed), for
+    #: the push test of a stroke that starts beside another ball; without
+    #: it such a stroke has no key.
+    cue_end: Callable[[], XY | None] | None = None
 
 
 class Referee(Protocol):
@@ -99,6 +103,10 @@ class Referee(Protocol):
     ) -> Ruling: ...
 
     def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None: ...
+
+    def start_near(
+        self, before: Position, shot: Shot
+    ) -> tuple[dict[str, XY], list[tuple[str, float, float]], dict[str, str]]: ...
 
     def rested(self, ruling: Ruling, after: Position) -> Ruling: ...
 
@@ -400,7 +408,7 @@ class BaseReferee:
         if before.is_break or outcome.off_table or not self.needs_completion:
             return None
         start, near, frozen = self.start_near(before, shot)
-        if near:
+        if near and (outcome.cue_end is None or self.pushed(start, near, shot, outcome)):
             return None
         if not outcome.pocketed:
             if outcome.first_contact is None:
@@ -426,6 +434,39 @@ class BaseReferee:
             inside = before.in_hand in HAND_ZONES and self.in_hand_zone(before, *start[outcome.first_contact])
             return ("", None, None, shot.declare_frozen, inside, ())
         return (shot.ball, shot.place, shot.call, shot.declare_frozen, outcome.first_contact, outcome.pocketed)
+
+    def pushed(
+        self, start: Mapping[str, XY], near: list[tuple[str, float, float]], shot: Shot, outcome: Outcome
+    ) -> bool:
+        """Item 19.2's push test (``pyramid.pushes``, as ``common_fouls``
+        reads it) of a stroke whose struck ball starts with the balls
+        ``near`` it, from its ``Outcome``: the balls the struck ball
+        touched, from its records (or its log), and where it ended
+        (``cue_end``; the mouth of the pocket it dropped into). True where
+        the outcome cannot tell: such a stroke gets no key. A stroke that
+        does not push is judged as if no ball were near it: the push test
+        is the only rule that reads those balls."""
+        cue = shot.ball
+        touched: set[str] = set()
+        if outcome.records is not None:
+            records, ids = outcome.records()
+            k = ids.index(cue)
+            for row in records[records[:, 0] == BALL_BALL].tolist():
+                i, j = int(row[2]), int(row[3])
+                if i == k or j == k:
+                    touched.add(ids[j if i == k else i])
+        elif outcome.events is not None:
+            for e in outcome.events():
+                if e.type == "ball_ball" and cue in e.balls:
+                    touched.add(e.balls[1] if e.balls[0] == cue else e.balls[0])
+        else:
+            return True
+        assert outcome.cue_end is not None
+        end = outcome.cue_end()
+        if end is None:
+            pocket = next((p for b, p in outcome.pocketed if b == cue), None)
+            end = self.table.pockets[pocket].mouth_centre if pocket else None
+        return P.pushes(start[cue], near, shot.direction, touched, end, self.table)
 
     def start_near(
         self, before: Position, shot: Shot

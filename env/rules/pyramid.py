@@ -10,7 +10,7 @@ docs/game_rules.md; each is pinned by a golden case in ``tests/golden/rulings``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from piramida.env.errors import InvalidEventsError
@@ -392,13 +392,10 @@ def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     follow-through is a push. Striking away without contact is not a push
     (item 19.2 note).
     """
-    r = table.ball_radius
-    cx, cy = facts.start[facts.cue]
     # Most shots start with no ball that close: the log is read only when one is.
     near = facts.near if facts.near is not None else push_near(facts.start, facts.cue, table)
     if not near:
         return False
-    dx, dy = shot.direction
     touched = {
         (e.balls[1] if e.balls[0] == facts.cue else e.balls[0])
         for e in facts.events
@@ -408,6 +405,24 @@ def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     if end is None:
         p = facts.pocket_of(facts.cue)
         end = table.pockets[p].mouth_centre if p else None
+    return pushes(facts.start[facts.cue], near, shot.direction, touched, end, table)
+
+
+def pushes(
+    cue_start: XY,
+    near: Sequence[tuple[str, float, float]],
+    direction: XY,
+    touched: Container[str],
+    end: XY | None,
+    table: Table,
+) -> bool:
+    """``is_push`` from what it reads: where the cue ball started, the balls
+    ``near`` it (``push_near``), the cue's direction (unit vector), the
+    balls the cue ball touched, and where it ended (its final centre, the
+    mouth of the pocket it fell into, or None: it left the table)."""
+    r = table.ball_radius
+    cx, cy = cue_start
+    dx, dy = direction
     for b, x, y in near:
         dist = math.hypot(x - cx, y - cy)
         ux, uy = (x - cx) / dist, (y - cy) / dist

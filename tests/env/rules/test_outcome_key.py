@@ -40,9 +40,12 @@ def _positions(variants: tuple[str, ...]) -> list[Position]:
     return [p for p in out if p.variant in variants]
 
 
-def _key(ref: Any, pos: Position, shot: Shot, events: list[Event]) -> Any:
-    """The key of a log as the physics writes it; None for a log that
-    drops a ball before the struck ball's first contact."""
+def _key(ref: Any, pos: Position, shot: Shot, events: list[Event], after: Position | None = None,
+         records: Any = None) -> Any:
+    """The key of a log as the physics writes it (``after``: the position it
+    leaves, for the push test of a struck ball that starts beside another;
+    ``records``: the log as numbers); None for a log that drops a ball
+    before the struck ball's first contact."""
     first = None
     for e in events:
         if e.type == "pocket" and first is None:
@@ -52,7 +55,11 @@ def _key(ref: Any, pos: Position, shot: Shot, events: list[Event]) -> Any:
             break
     pocketed = [(e.balls[0], str(e.pocket)) for e in events if e.type == "pocket"]
     off = [e.balls[0] for e in events if e.type == "off_table"]
-    return ref.outcome_key(pos, shot, Outcome(first, tuple(pocketed), tuple(off), lambda: events))
+    cue_end = None
+    if after is not None:
+        def cue_end() -> Any:
+            return after.xy(shot.ball) if shot.ball in after else None
+    return ref.outcome_key(pos, shot, Outcome(first, tuple(pocketed), tuple(off), lambda: events, records, cue_end))
 
 
 def _same_but_rest(r1: Any, r2: Any) -> None:
@@ -150,7 +157,7 @@ def test_equal_keys_rule_alike_on_random_outcomes(variant: str) -> None:
             ref.check_shot(state, shot)
         except PiramidaError:
             continue
-        key = _key(ref, pos, shot, list(events))
+        key = _key(ref, pos, shot, list(events), after)
         if key is None:
             continue
         try:
@@ -163,9 +170,11 @@ def test_equal_keys_rule_alike_on_random_outcomes(variant: str) -> None:
         for _ in range(4):
             ev2 = _rerouted(list(events), shot.ball, rng)
             after2 = _moved(after, rng)
-            key2 = _key(ref, pos, shot, ev2)
+            key2 = _key(ref, pos, shot, ev2, after2)
             if not key[-1] and key2 != key:
                 continue  # nothing pocketed: the new cushions may not complete the shot
+            if key2 is None and ref.start_near(pos, shot)[1]:
+                continue  # moved, the struck ball now ends forward of a ball beside it: a push
             assert key2 == key
             r2 = ref.judge(pos, shot, ev2, after2, (), state)
             _same_but_rest(r1, r2)
@@ -181,7 +190,7 @@ def _grouped(ref: Any, pos: Position, state: Any, sim: Simulator, shots: Iterabl
     groups: dict[Any, list[tuple[Any, Position]]] = defaultdict(list)
     for shot in shots:
         res = sim(shot)
-        key = _key(ref, pos, shot, res.rule_events)
+        key = _key(ref, pos, shot, res.rule_events, res.final, res.records)
         if key is not None:
             groups[key].append((ref.judge(pos, shot, res.rule_events, res.final, (), state), res.final))
     return groups
@@ -268,6 +277,49 @@ def test_misses_share_one_key_and_rule_alike() -> None:
     elsewhere = Shot(ball="0", phi=90.0, v=2.0, place=(1.4, 0.2))
     assert key(hand, placed, a) is not None and key(hand, placed, a) == key(hand, elsewhere, a)
     assert key(hand, placed, b) is not None and key(hand, placed, a) != key(hand, placed, b)
+
+
+@pytest.mark.parametrize("variant", ["free", "combined", "moscow"])
+def test_a_ball_beside_the_struck_one_keys_by_the_push_test(variant: str) -> None:
+    """A struck ball that starts beside another (within item 19.2's push
+    distance): strokes that push have no key; the others are keyed as if
+    no ball were near, and equal keys rule alike wherever one is legal
+    (real strokes every 2 degrees at two speeds, some into the ball beside
+    it, some away)."""
+    from piramida.env.table import Table
+
+    ref = get_referee(variant)
+    R = Table.default().ball_radius
+    cue = cue_ball_of(variant, 0) if variant != "free" else "3"
+    balls = {cue: (0.9, 1.5), "5": (1.3, 2.8), "9": (0.4, 2.4), "11": (1.5, 0.9), "12": (0.3, 3.2)}
+    gap = 2 * R + 0.2 * R
+    balls["7"] = (0.9 + gap * math.cos(math.radians(70)), 1.5 + gap * math.sin(math.radians(70)))
+    pos = Position.from_balls(variant, balls)
+    state, sim = ref.initial_state(pos), Simulator(pos)
+    assert ref.start_near(pos, Shot(ball=cue, phi=0.0, v=1.0))[1]
+    groups: dict[Any, list[Any]] = defaultdict(list)
+    pushed = keyed = 0
+    for k in range(0, 360, 2):
+        for v in (1.5, 4.0):
+            shot = Shot(ball=cue, phi=float(k), v=v)
+            res = sim(shot)
+            key = _key(ref, pos, shot, res.rule_events, res.final, res.records)
+            # The log alone (no records) keys alike.
+            assert _key(ref, pos, shot, res.rule_events, res.final) == key
+            ruling = ref.judge(pos, shot, res.rule_events, res.final, (), state)
+            if "push" in ruling.fouls:
+                assert key is None
+                pushed += 1
+            if key is not None:
+                keyed += 1
+                groups[key].append((ruling, res.final))
+    checked = 0
+    for first, r, final in _beside_a_legal_one(groups):
+        _same_but_rest(first, r)
+        assert r.position.balls == final.balls
+        _is(ref.rested(first, final), r)
+        checked += 1
+    assert pushed >= 20 and keyed >= 60 and checked >= 40, (pushed, keyed, checked)
 
 
 def test_no_key_where_the_rules_read_more() -> None:
