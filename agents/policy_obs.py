@@ -140,13 +140,28 @@ def _log_difficulty(d: float) -> float:
     return math.log1p(max(d, 0.0)) / 8.0
 
 
+#: The feature columns ``cand_row`` reads (``candidates.column``), looked
+#: up once: a decision makes a row per candidate.
+_F = {
+    name: column(name)
+    for name in (
+        *KINDS, "pocket", "cut", "cue_distance", "object_distance", "difficulty", "p_pot", "half_width", "v", "b",
+        "from_hand", "rest_on_table", "next_open", "next_p", "legal", "rest_x", "rest_y", "next_difficulty", "value",
+    )
+}
+#: Columns copied from the features as they are.
+_SAME = tuple((_C[name], _F[name]) for name in (*KINDS, "p_pot", "b", "from_hand", "rest_on_table", "next_open",
+                                                  "next_p", "legal"))
+
+
 def cand_row(view: GameView, c: Candidate) -> np.ndarray:
-    """The token of candidate ``c`` (``CAND_COLUMNS``)."""
-    f = c.features
+    """The token of candidate ``c`` (``CAND_COLUMNS``). Filled as a list and
+    made float32 once (the same rounding as cell by cell)."""
+    f = c.features.tolist()
     t = view.position.table
-    row = np.zeros(CAND_F, np.float32)
-    for name in KINDS:
-        row[_C[name]] = f[column(name)]
+    row = [0.0] * CAND_F
+    for k, j in _SAME:
+        row[k] = f[j]
     shot = c.shot
     struck = (shot.place[0] / t.width, shot.place[1] / t.length) if shot.place is not None else _xy(view, shot.ball)
     if struck is not None:
@@ -157,25 +172,21 @@ def cand_row(view: GameView, c: Candidate) -> np.ndarray:
         row[_C["target_x"]], row[_C["target_y"]] = target
         row[_C["target_present"]] = 1.0
     row[_C["target_coloured"]] = float(c.target == COLOURED)
-    pocket = int(f[column("pocket")])
+    pocket = int(f[_F["pocket"]])
     if pocket >= 0:
         row[_C[f"pocket_{POCKETS[pocket]}"]] = 1.0
-    row[_C["cut"]] = f[column("cut")] / 90.0
-    row[_C["cue_distance"]] = f[column("cue_distance")] / t.length
-    row[_C["object_distance"]] = f[column("object_distance")] / t.length
-    row[_C["difficulty"]] = _log_difficulty(f[column("difficulty")])
-    row[_C["p_pot"]] = f[column("p_pot")]
-    row[_C["half_width"]] = min(f[column("half_width")], 5.0)
-    row[_C["v"]] = f[column("v")] / 6.0
-    row[_C["b"]] = f[column("b")]
-    for name in ("from_hand", "rest_on_table", "next_open", "next_p", "legal"):
-        row[_C[name]] = f[column(name)]
-    row[_C["rest_x"]] = f[column("rest_x")] / t.width
-    row[_C["rest_y"]] = f[column("rest_y")] / t.length
-    row[_C["next_difficulty"]] = _log_difficulty(f[column("next_difficulty")])
-    row[_C["value"]] = float(np.clip(f[column("value")], -3.0, 3.0))
+    row[_C["cut"]] = f[_F["cut"]] / 90.0
+    row[_C["cue_distance"]] = f[_F["cue_distance"]] / t.length
+    row[_C["object_distance"]] = f[_F["object_distance"]] / t.length
+    row[_C["difficulty"]] = _log_difficulty(f[_F["difficulty"]])
+    row[_C["half_width"]] = min(f[_F["half_width"]], 5.0)
+    row[_C["v"]] = f[_F["v"]] / 6.0
+    row[_C["rest_x"]] = f[_F["rest_x"]] / t.width
+    row[_C["rest_y"]] = f[_F["rest_y"]] / t.length
+    row[_C["next_difficulty"]] = _log_difficulty(f[_F["next_difficulty"]])
+    row[_C["value"]] = float(np.clip(f[_F["value"]], -3.0, 3.0))
     row[_C["present"]] = 1.0
-    return row
+    return np.array(row, dtype=np.float32)
 
 
 def choice_row(view: GameView, choice: str) -> np.ndarray:

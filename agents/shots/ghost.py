@@ -31,6 +31,9 @@ Point = tuple[float, float]
 
 #: Thinner cuts than this are not offered (the aim error grows as 1/cos).
 MAX_CUT_DEG = 75.0
+#: A cosine of the cut this far below the limit's is past it whatever the
+#: rounding of the angle: ``lines_among`` skips the arc cosine there.
+_COS_BEYOND_CUT = math.cos(math.radians(MAX_CUT_DEG)) - 1e-9
 #: A line's difficulty counts the object ball's distance as at least
 #: ``MIN_OD`` m, its window as at least ``MIN_WINDOW`` rad and the cut's
 #: cosine as at least ``MIN_COS`` (``lines_among``, ``best_placements``).
@@ -268,7 +271,7 @@ def lines_among(
     placements of a ball in hand asks at every spot, without making a
     position of each."""
     R = table.ball_radius
-    c = balls[struck]
+    cx0, cy0 = balls[struck]
     out: list[PotLine] = []
     names = list(balls)
     xy = np.array(list(balls.values()))
@@ -276,21 +279,28 @@ def lines_among(
     for target in targets if targets is not None else balls:
         if target == struck or target not in balls:
             continue
-        k_target = names.index(target)
+        k_target = -1
         for leg in legs.get(target, ()):
-            if not leg.on_bed or any(b != struck for b in leg.blockers):
+            # Blocked unless no ball or only the struck one lies on the path
+            # (two blockers are two balls: one of them is another ball).
+            blockers = leg.blockers
+            if not leg.on_bed or (blockers and (len(blockers) > 1 or blockers[0] != struck)):
                 continue
             ux, uy = leg.u
             g = leg.ghost
-            cx, cy = g[0] - c[0], g[1] - c[1]
+            cx, cy = g[0] - cx0, g[1] - cy0
             cd = math.hypot(cx, cy)
             if cd < 1e-9:
                 continue
             cos_cut = (cx * ux + cy * uy) / cd
+            if cos_cut < _COS_BEYOND_CUT:
+                continue  # past the cut limit by far more than rounding
             cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
             if cut > MAX_CUT_DEG:
                 continue
-            if not path_clear_of(xy, k_struck, k_target, c[0], c[1], g[0], g[1], 2 * R):
+            if k_target < 0:
+                k_target = names.index(target)
+            if not path_clear_of(xy, k_struck, k_target, cx0, cy0, g[0], g[1], 2 * R):
                 continue
             # The window as an angle seen from the target, shrunk by the cut's
             # error magnification and the cue ball's distance.
