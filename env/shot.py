@@ -111,14 +111,16 @@ class Shot:
         this shot was made. An aiming search makes dozens of such strokes
         a decision, and the full check of every field was a few percent of
         it."""
-        phi = number(phi, "shot phi", error=InvalidShotError)
+        if type(phi) is not float or not math.isfinite(phi):  # a plain finite float passes as it is
+            phi = number(phi, "shot phi", error=InvalidShotError)
         if not abs(phi) <= MAX_PHI:
             raise InvalidShotError(f"shot direction phi must be in [-{MAX_PHI:g}, {MAX_PHI:g}] degrees, got {phi:.10g}")
         out = object.__new__(Shot)
         out.__dict__.update(self.__dict__)
         out.__dict__["phi"] = phi
         if v is not None:
-            v = number(v, "shot v", error=InvalidShotError)
+            if type(v) is not float or not math.isfinite(v):
+                v = number(v, "shot v", error=InvalidShotError)
             if not MIN_SPEED <= v <= MAX_SPEED:
                 raise InvalidShotError(f"shot speed v must be in [{MIN_SPEED}, {MAX_SPEED}] m/s, got {v:.10g}")
             out.__dict__["v"] = v

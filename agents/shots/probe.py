@@ -111,8 +111,9 @@ class Probe:
         shot = ref.shot
         ids = inputs.ids
         self.inputs = inputs
-        self.S = np.empty_like(inputs.S0)
-        self.mode = np.zeros(len(ids), dtype=np.int64)
+        # ``stroke`` fills both from the states at rest before each stroke.
+        self.S = np.empty(inputs.S0.shape)
+        self.mode = np.empty(len(ids), dtype=np.int64)
         self.cue = ids.index(shot.ball)
         self.theta = math.radians(shot.theta)
         self.a, self.b = shot.a, shot.b
@@ -171,7 +172,7 @@ class Probe:
         the physics answers, (False, None) where only the referee can
         (then nothing is counted)."""
         i, t = self.inputs, self.inputs.table
-        S, mode = np.empty_like(i.S0), np.zeros(len(i.ids), dtype=np.int64)
+        S, mode = np.empty(i.S0.shape), np.empty(len(i.ids), dtype=np.int64)  # filled by ``stroke``
         nev, nseg, status = stroke(
             shot.phi, shot.v, i.S0, S, mode, self.cue, self.theta, self.a, self.b, t.CU, t.JW, t.FC, t.PK, t.P,
             i.ev, i.seg, i.fw, i.iw, i.mw,
@@ -216,7 +217,7 @@ def refined(
     ids, t = inputs.ids, inputs.table
     if line.target not in ids:
         return False, None
-    S, mode = np.empty_like(inputs.S0), np.zeros(len(ids), dtype=np.int64)
+    S, mode = np.empty(inputs.S0.shape), np.empty(len(ids), dtype=np.int64)  # filled by ``stroke``
     phi, it, n, finite, nev, nseg, status = secant_search(
         line.phi, first.v, sec.slope, sec.tol, sec.want, REFINE_ITERS, inputs.S0, S, mode, ids.index(first.ball),
         math.radians(first.theta), first.a, first.b, t.CU, t.JW, t.FC, t.PK, t.P, inputs.ev, inputs.seg, inputs.fw,

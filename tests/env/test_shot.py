@@ -200,7 +200,12 @@ def test_aimed_equals_the_checked_constructor_and_checks_what_it_changes() -> No
     assert base.aimed(359.5) == replace(base, phi=359.5)
     assert base.aimed(12, 3) == replace(base, phi=12.0, v=3.0)
     assert type(base.aimed(12, 3).v) is float
-    for phi, v in ((math.nan, None), (1e9, None), (10.0, 99.0), (10.0, math.inf)):
+    import numpy as np
+
+    got = base.aimed(np.float64(12.5), np.float64(2.5))
+    assert type(got.phi) is float and type(got.v) is float and got == replace(base, phi=12.5, v=2.5)
+    for phi, v in ((math.nan, None), (1e9, None), (10.0, 99.0), (10.0, math.inf), (True, None), (10.0, False),
+                   (np.float64(math.nan), None), (-math.inf, None)):
         with pytest.raises(InvalidShotError):
             base.aimed(phi, v)
 
