@@ -281,10 +281,9 @@ def lines_among(
             continue
         k_target = -1
         for leg in legs.get(target, ()):
-            # Blocked unless no ball or only the struck one lies on the path
-            # (two blockers are two balls: one of them is another ball).
+            # Blocked unless no ball or only the struck one lies on the path.
             blockers = leg.blockers
-            if not leg.on_bed or (blockers and (len(blockers) > 1 or blockers[0] != struck)):
+            if not leg.on_bed or (blockers and blockers != (struck,)):
                 continue
             ux, uy = leg.u
             g = leg.ghost
