@@ -456,16 +456,12 @@ class BaseReferee:
                 if i == k or j == k:
                     touched.add(ids[j if i == k else i])
         elif outcome.events is not None:
-            for e in outcome.events():
-                if e.type == "ball_ball" and cue in e.balls:
-                    touched.add(e.balls[1] if e.balls[0] == cue else e.balls[0])
+            touched = P.touched_by(outcome.events(), cue)
         else:
             return True
         assert outcome.cue_end is not None
-        end = outcome.cue_end()
-        if end is None:
-            pocket = next((p for b, p in outcome.pocketed if b == cue), None)
-            end = self.table.pockets[pocket].mouth_centre if pocket else None
+        pocket = next((p for b, p in outcome.pocketed if b == cue), None)
+        end = P.cue_end(outcome.cue_end(), pocket, self.table)
         return P.pushes(start[cue], near, shot.direction, touched, end, self.table)
 
     def start_near(

@@ -396,16 +396,22 @@ def is_push(facts: ShotFacts, shot: Shot, table: Table) -> bool:
     near = facts.near if facts.near is not None else push_near(facts.start, facts.cue, table)
     if not near:
         return False
-    touched = {
-        (e.balls[1] if e.balls[0] == facts.cue else e.balls[0])
-        for e in facts.events
-        if e.type == "ball_ball" and facts.cue in e.balls
-    }
-    end = facts.final.get(facts.cue)
-    if end is None:
-        p = facts.pocket_of(facts.cue)
-        end = table.pockets[p].mouth_centre if p else None
-    return pushes(facts.start[facts.cue], near, shot.direction, touched, end, table)
+    end = cue_end(facts.final.get(facts.cue), facts.pocket_of(facts.cue), table)
+    return pushes(facts.start[facts.cue], near, shot.direction, touched_by(facts.events, facts.cue), end, table)
+
+
+def touched_by(events: Iterable[Event], cue: str) -> set[str]:
+    """The balls ``cue`` touched in the log ``events``."""
+    return {(e.balls[1] if e.balls[0] == cue else e.balls[0]) for e in events if e.type == "ball_ball" and cue in e.balls}
+
+
+def cue_end(final: XY | None, pocket: str | None, table: Table) -> XY | None:
+    """Where ``is_push`` reads the struck ball ended: its final centre, else
+    the mouth of the pocket it fell into (``pocket``), else None (it left
+    the table)."""
+    if final is not None:
+        return final
+    return table.pockets[pocket].mouth_centre if pocket else None
 
 
 def pushes(
