@@ -183,10 +183,12 @@ def measure(
     numba.set_num_threads(1)
     refs = [r for r in load_positions() if variant is None or r["position"].variant == variant]
     views = [GameView.for_position(r["position"]) for r in refs[:limit]]
-    if views:
-        # Warm-up: the compiled physics and the search's kernels, the
-        # features' included, compiled or loaded before any is wrapped.
-        for c in candidates(views[0], noise, how):
+    # Warm-up: every position once, so that every kernel (ball-in-hand
+    # placements, banks, breaks: not all of them serve every position) is
+    # compiled or loaded before any is wrapped; a kernel compiled while
+    # another it calls is wrapped would find a Python function.
+    for view in views:
+        for c in candidates(GameView.for_position(view.position.replace()), noise, how):
             _ = c.features
     tally = Tally()
     total = 0.0
