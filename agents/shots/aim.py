@@ -202,7 +202,10 @@ def pot_line(ctx: Context, line: PotLine, place: Place) -> AimedPot | None:
     tr: Trial | None = None
     carom = ctx.view.variant == "five_ball"
     sec = secant_for(ctx, line)
-    for v in (v0, v0 * 1.5, v0 * 0.75):
+    # A softer third try (0.75 v0) rescued 5 of about 12,000 lines over
+    # 1,200 generated positions (both searches) and cost a failing secant
+    # on every line that pots at neither speed, a quarter of them.
+    for v in (v0, v0 * 1.5):
         tr = refine(ctx, line, place, v, sec=sec)
         # Five balls: a pot without a carom is worth nothing yet, but its
         # aim is where the carom search starts.
