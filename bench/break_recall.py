@@ -103,13 +103,13 @@ def main(argv: list[str] | None = None) -> None:
         p.error(f"--variants: {', '.join(bad) or 'none given'}; known: {', '.join(BREAK_VARIANTS)}")
     rows = [measure(v, a.racks) for v in variants]
     if a.json:
-        from piramida import __version__
+        from piramida.eval.version import code_version
 
         argv_text = shlex.join(sys.argv[1:] if argv is None else argv)
         print(json.dumps({
             "results": rows,
             "recall": recall_stats(),
-            "version": __version__,
+            "version": code_version(),
             "command": f"python -m bench.break_recall {argv_text}".strip(),
         }))
         return

@@ -19,7 +19,7 @@ def test_both_ways_time_the_same_decision_and_the_recall_is_hit(capsys: pytest.C
     assert row["variant"] == "free" and row["racks"] == 1
     assert row["fresh_ms"] > 0 and row["recalled_ms"] > 0
     assert out["recall"]["hits"] > 0
-    assert out["command"] == "python -m bench.break_recall --racks 1 --variants free --json"
+    assert out["version"] and out["command"] == "python -m bench.break_recall --racks 1 --variants free --json"
 
 
 def test_fresh_strokes_is_undone() -> None:
