@@ -28,6 +28,11 @@ so that the VM's drift does not enter the ratio.
 and its feature vector's exact floats) on the same positions with both
 searches (``PLANNER`` and ``GREEDY``), and how many there were: a speed-up
 that must not change a single candidate keeps the digest.
+
+``--positions played`` uses instead 200 positions from seeded frames of
+greedy against greedy (``bench/positions/played.jsonl``, played.py):
+balls in the jaws, against cushions, in clusters, which the reference
+positions keep away from. A change to the search is checked on both.
 """
 
 from __future__ import annotations
@@ -42,8 +47,12 @@ from typing import Any
 
 import numpy as np
 
+from bench.positions import SETS
 
-def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, search: str = "planner") -> dict[str, Any]:
+
+def measure(
+    limit: int | None = None, noise: str = "pro", repeats: int = 1, search: str = "planner", positions: str = "reference"
+) -> dict[str, Any]:
     import numba
 
     from bench.planner import load_positions
@@ -53,7 +62,7 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, sear
     how = {"planner": PLANNER, "greedy": GREEDY}[search]
 
     numba.set_num_threads(1)
-    refs = load_positions()[:limit]
+    refs = load_positions(SETS[positions])[:limit]
     views = [GameView.for_position(r["position"]) for r in refs]
     # Warm-up: every position once, features read, untimed but for its
     # CPU time. Each compiled kernel's machine code is loaded from numba's
@@ -99,11 +108,14 @@ def measure(limit: int | None = None, noise: str = "pro", repeats: int = 1, sear
         "warm_up_mean_cpu_ms": round(statistics.fmean(cold), 3) if cold else None,
         "noise": noise,
         "search": search,
+        "position_set": positions,
         "by_variant_mean_ms": {v: round(statistics.fmean(t), 3) for v, t in by_variant.items()},
     }
 
 
-def compare(limit: int | None = None, noise: str = "pro", search: str = "planner", rounds: int = 3) -> dict[str, Any]:
+def compare(
+    limit: int | None = None, noise: str = "pro", search: str = "planner", rounds: int = 3, positions: str = "reference"
+) -> dict[str, Any]:
     """The compiled strokes (agents/shots/probe.py) against every stroke in
     Python, side by side in one process: each position is listed both ways
     in turn, the order alternating, ``rounds`` times over the positions;
@@ -118,7 +130,7 @@ def compare(limit: int | None = None, noise: str = "pro", search: str = "planner
 
     how = {"planner": PLANNER, "greedy": GREEDY}[search]
     numba.set_num_threads(1)
-    views = [GameView.for_position(r["position"]) for r in load_positions()[:limit]]
+    views = [GameView.for_position(r["position"]) for r in load_positions(SETS[positions])[:limit]]
     best = {True: [float("inf")] * len(views), False: [float("inf")] * len(views)}
     ways = (True, False)
     for way in ways:  # warm-up, both ways
@@ -149,7 +161,7 @@ def compare(limit: int | None = None, noise: str = "pro", search: str = "planner
     }
 
 
-def digest(limit: int | None = None, noise: str = "pro") -> dict[str, Any]:
+def digest(limit: int | None = None, noise: str = "pro", positions: str = "reference") -> dict[str, Any]:
     """The SHA-256 of every candidate's shot and features, both searches
     (module docstring)."""
     import hashlib
@@ -160,14 +172,17 @@ def digest(limit: int | None = None, noise: str = "pro") -> dict[str, Any]:
 
     h = hashlib.sha256()
     n = 0
-    for r in load_positions()[:limit]:
+    for r in load_positions(SETS[positions])[:limit]:
         view = GameView.for_position(r["position"])
         for search in (PLANNER, GREEDY):
             for c in candidates(view, noise, search):
                 h.update(c.shot.to_text().encode())
                 h.update(np.asarray(c.features, dtype=np.float64).tobytes())
                 n += 1
-    return {"candidates": n, "sha256": h.hexdigest()[:16], "noise": noise}
+    got: dict[str, Any] = {"candidates": n, "sha256": h.hexdigest()[:16], "noise": noise}
+    if positions != "reference":
+        got["positions"] = positions
+    return got
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,22 +197,26 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--digest", action="store_true", help="print the digest of every candidate instead")
     ap.add_argument(
+        "--positions", choices=tuple(SETS), default="reference",
+        help="the reference positions (the default; what the target is about) or positions from played frames",
+    )
+    ap.add_argument(
         "--compare-python", type=int, default=0, metavar="ROUNDS",
         help="time the compiled strokes against every stroke in Python, side by side, ROUNDS rounds",
     )
     a = ap.parse_args(argv)
     if a.digest:
-        print(json.dumps(digest(a.limit, a.noise)))
+        print(json.dumps(digest(a.limit, a.noise, a.positions)))
         return 0
     if a.compare_python:
         from piramida.eval.version import code_version
 
-        got = compare(a.limit, a.noise, a.search, a.compare_python)
+        got = compare(a.limit, a.noise, a.search, a.compare_python, a.positions)
         got["version"] = code_version()
         got["command"] = shlex.join(["python", "-m", "bench.candidates", *(argv if argv is not None else sys.argv[1:])])
         print(json.dumps(got))
         return 0
-    out = measure(a.limit, a.noise, a.repeats, a.search)
+    out = measure(a.limit, a.noise, a.repeats, a.search, a.positions)
     from piramida.eval.version import code_version
 
     # What made the figures, for a results file.

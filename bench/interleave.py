@@ -40,8 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.ab import ROOT, ABError, import_layout, signed, summary, unpack
-
-POSITIONS = ROOT / "bench" / "positions" / "reference.jsonl"
+from bench.positions import SETS
 
 
 def _ours(name: str) -> bool:
@@ -103,10 +102,12 @@ class Version(Modules):
         return dt, len(got)
 
 
-def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str) -> dict[str, Any]:
+def worker(
+    layout: str, limit: int | None, rounds: int, search: str, noise: str, positions: str = "reference"
+) -> dict[str, Any]:
     """The comparison, in a process of its own (it swaps modules)."""
     old, new = both(layout, lambda: Version(search))
-    refs = [json.loads(line) for line in POSITIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    refs = [json.loads(line) for line in SETS[positions].read_text(encoding="utf-8").splitlines() if line.strip()]
     refs = refs[:limit]
     if not refs:
         raise ABError("no positions to compare on")
@@ -150,7 +151,7 @@ def worker(layout: str, limit: int | None, rounds: int, search: str, noise: str)
               file=sys.stderr, flush=True)
     calls = rounds * len(refs)
     return {
-        "positions": len(refs), "rounds": rounds, "search": search, "noise": noise,
+        "positions": len(refs), "position_set": positions, "rounds": rounds, "search": search, "noise": noise,
         "old_mean_ms": totals["old"] * 1000 / calls, "new_mean_ms": totals["new"] * 1000 / calls,
         "ratio": totals["old"] / totals["new"], "round_ratios": round_ratios,
         **{f"round_{k}": v for k, v in summary(round_ratios).items()},
@@ -195,10 +196,12 @@ def kind_of(position: dict[str, Any]) -> str:
     return "free pyramid" if position.get("variant") == "free" else "on the table"
 
 
-def compare(old: str, limit: int | None, rounds: int, search: str, noise: str) -> dict[str, Any]:
+def compare(
+    old: str, limit: int | None, rounds: int, search: str, noise: str, positions: str = "reference"
+) -> dict[str, Any]:
     if rounds < 1:
         raise ABError(f"--rounds must be at least 1, got {rounds}")
-    args = ["--rounds", str(rounds), "--search", search, "--noise", noise]
+    args = ["--rounds", str(rounds), "--search", search, "--noise", noise, "--positions", positions]
     return launch("bench.interleave", old, args + (["--limit", str(limit)] if limit is not None else []))
 
 
@@ -229,18 +232,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="the first N reference positions only")
     ap.add_argument("--search", choices=("planner", "greedy"), default="planner")
     ap.add_argument("--noise", default="pro")
+    ap.add_argument("--positions", choices=tuple(SETS), default="reference",
+                    help="the reference positions (the default) or positions from played frames")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
     ap.add_argument("--worker", metavar="LAYOUT", help=argparse.SUPPRESS)
     a = ap.parse_args(given)
     try:
         if a.worker is not None:
-            print(json.dumps(worker(a.worker, a.limit, a.rounds, a.search, a.noise)))
+            print(json.dumps(worker(a.worker, a.limit, a.rounds, a.search, a.noise, a.positions)))
             return 0
         if a.old is None:
             raise ABError("name the commit to compare the working tree with")
         if a.limit is not None and a.limit < 1:
             raise ABError(f"--limit must be at least 1, got {a.limit}")
-        out = compare(a.old, a.limit, a.rounds, a.search, a.noise)
+        out = compare(a.old, a.limit, a.rounds, a.search, a.noise, a.positions)
     except ABError as exc:
         print(f"bench.interleave: {exc}", file=sys.stderr)
         return 2

@@ -82,17 +82,25 @@ def register(app: typer.Typer) -> None:
             0, "--compare-python", min=0, max=20, metavar="ROUNDS",
             help="Time the compiled aiming strokes against every stroke in Python, side by side in one process.",
         ),
+        positions: str = typer.Option(
+            "reference", "--positions",
+            help="Which 200 positions: reference (the default) or played (from greedy's frames).",
+        ),
     ) -> None:
         """Mean and 95th-percentile time of agents.shots.candidates (every
         candidate shot of a decision, with its features) over the 200
         reference positions, on one core, and the mean number of candidates."""
         if search not in ("planner", "greedy"):
             raise typer.BadParameter(f"unknown search {search!r}; known: planner, greedy", param_hint="--search")
+        if positions not in ("reference", "played"):
+            raise typer.BadParameter(
+                f"unknown positions {positions!r}; known: reference, played", param_hint="--positions"
+            )
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
         from bench.candidates import main
 
-        argv = ["--noise", noise, "--search", search]
+        argv = ["--noise", noise, "--search", search, "--positions", positions]
         if json_out:
             argv.append("--json")
         if limit is not None:

@@ -49,7 +49,7 @@ def test_bench_physics_quick_json_report() -> None:
 def test_bench_candidates_is_registered_with_its_options() -> None:
     result = runner.invoke(app, ["bench", "candidates", "--help"])
     assert result.exit_code == 0, result.output
-    for opt in ("--json", "--limit", "--noise", "--search", "--compare-python"):
+    for opt in ("--json", "--limit", "--noise", "--search", "--compare-python", "--positions"):
         assert opt in result.stdout
 
 
@@ -96,3 +96,13 @@ def test_bench_candidates_compare_python_report() -> None:
     assert rep["compiled_mean_ms"] > 0 and rep["python_mean_ms"] > 0
     assert rep["ratio"] == pytest.approx(rep["python_mean_ms"] / rep["compiled_mean_ms"], rel=0.01)
     assert probe.COMPILED is True
+
+
+def test_bench_candidates_on_the_played_positions_and_an_unknown_set_in_one_line() -> None:
+    result = runner.invoke(app, ["bench", "candidates", "--json", "--limit", "2", "--positions", "played"])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout.strip().splitlines()[-1])
+    assert rep["positions"] == 2 and rep["position_set"] == "played" and rep["mean_candidates"] >= 1
+    result = runner.invoke(app, ["bench", "candidates", "--limit", "1", "--positions", "random"])
+    assert result.exit_code == 2 and "unknown positions 'random'" in result.output
+    assert "Traceback" not in result.output
