@@ -26,8 +26,9 @@ above ``bench.candidates``.
 Then the referee's time (its full rulings and its outcome keys, through
 ``Context``) and the compiled kernels (``KERNELS``, wrapped where Python
 calls them): milliseconds a decision, calls and microseconds a call, and
-their shares of the total. Wrapping each call costs
-under a microsecond, against tens for most kernels.
+their shares of the total, and what is left (``python_ms``: the
+search's own Python, which a faster physics would not touch). Wrapping
+each call costs under a microsecond, against tens for most kernels.
 
 Run from the repository root::
 
@@ -234,6 +235,9 @@ def measure(
         "kernels_share": round(sum(tally.kernel_ms.values()) / total, 3) if total else None,
         "referee_ms": {k: round(tally.referee_ms[k] / n, 3) for k in ("rulings", "keys")},
         "referee_share": round(sum(tally.referee_ms.values()) / total, 3) if total else None,
+        # What neither the kernels nor the referee take: the search's own
+        # Python, the floor a faster physics leaves.
+        "python_ms": round((total - sum(tally.kernel_ms.values()) - sum(tally.referee_ms.values())) / n, 3),
         "strokes": round(sum(tally.strokes.values()) / n, 2),
         "rulings": round(sum(tally.rulings.values()) / n, 2),
         "keys": round(sum(tally.keys.values()) / n, 2),
@@ -267,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     r = out["referee_ms"]
     print(f"\nthe referee: {r['rulings']:.2f} ms in full rulings, {r['keys']:.2f} ms in outcome keys a decision "
           f"({100 * (out['referee_share'] or 0):.0f}% of the time)")
-    print(f"compiled kernels: {100 * (out['kernels_share'] or 0):.0f}% of the time")
+    print(f"compiled kernels: {100 * (out['kernels_share'] or 0):.0f}% of the time; the rest, the search's own "
+          f"Python: {out['python_ms']:.2f} ms a decision")
     print(f"{'kernel':18s} {'ms':>7s} {'calls':>7s} {'us/call':>8s}")
     for k, v in out["kernels"].items():
         print(f"{k:18s} {v['ms']:7.3f} {v['calls']:7.1f} {v['us_per_call']:8.1f}")

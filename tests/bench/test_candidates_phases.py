@@ -22,5 +22,9 @@ def test_phases_and_kernels_of_a_few_positions() -> None:
     assert 0 < out["kernels_share"] < 1 and 0 < out["referee_share"] < 1
     assert out["referee_ms"]["rulings"] > 0 and out["referee_ms"]["keys"] > 0
     assert sum(v["ms"] for v in k.values()) <= out["mean_ms"]
+    # The rest is the total less the kernels and the referee.
+    rest = out["mean_ms"] * (1 - out["kernels_share"] - out["referee_share"])
+    assert 0 < out["python_ms"] < out["mean_ms"]
+    assert abs(out["python_ms"] - rest) < 0.01 * out["mean_ms"] + 0.01
     after = {key: getattr(importlib.import_module(key[0]), key[1]) for key in before}
     assert all(after[key] is before[key] for key in before)
