@@ -16,6 +16,11 @@ turn until each variant has its share of ``n``; a position is kept as the
 player to act saw it.
 
     .venv/bin/python -m bench.positions.played [--out FILE] [--n 200]
+
+The committed file was made at session 16's code and is kept as it is, a
+fixed set: after a change to greedy, the noise or the physics the same
+seeds play other frames, and a new file would no longer compare with the
+old measurements (write a new one under another name instead).
 """
 
 from __future__ import annotations
