@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.interleave", description=(__doc__ or "").split("\n")[0])
     ap.add_argument("old", nargs="?", help="the commit to compare the working tree with")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--limit", type=int, default=None, help="the first N reference positions only")
+    ap.add_argument("--limit", type=int, default=None, help="the first N positions of the set only")
     ap.add_argument("--search", choices=("planner", "greedy"), default="planner")
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--positions", choices=tuple(SETS), default="reference",

@@ -38,8 +38,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.positions import SETS
+
 REPO = Path(__file__).resolve().parents[1]
-POSITIONS = REPO / "bench" / "positions" / "reference.jsonl"
+POSITIONS = SETS["reference"]
 
 
 def _view(pos: Any) -> Any:

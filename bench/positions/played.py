@@ -30,6 +30,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench.positions import SETS
 from piramida.env.position import VARIANTS
 
 N_POSITIONS = 200
@@ -38,7 +39,7 @@ SEED_BASE = 16_000
 EVERY = 4
 #: A frame's shots are capped: a long safety battle adds nothing new.
 MAX_SHOTS = 120
-PATH = Path(__file__).resolve().parent / "played.jsonl"
+PATH = SETS["played"]
 
 
 def frame_positions(f: int) -> list[dict[str, Any]]:

@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
     @friendly_errors
     def candidates(
         json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-        limit: int | None = typer.Option(None, "--limit", min=1, max=200, help="Only the first N reference positions."),
+        limit: int | None = typer.Option(None, "--limit", min=1, max=200, help="Only the first N positions of the set."),
         noise: str = typer.Option("pro", "--noise", help="The skill the candidates are found for."),
         search: str = typer.Option(
             "planner", "--search", help="Whose search: planner (the default) or greedy."
@@ -92,13 +92,15 @@ def register(app: typer.Typer) -> None:
         reference positions, on one core, and the mean number of candidates."""
         if search not in ("planner", "greedy"):
             raise typer.BadParameter(f"unknown search {search!r}; known: planner, greedy", param_hint="--search")
-        if positions not in ("reference", "played"):
-            raise typer.BadParameter(
-                f"unknown positions {positions!r}; known: reference, played", param_hint="--positions"
-            )
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
         from bench.candidates import main
+        from bench.positions import SETS
+
+        if positions not in SETS:
+            raise typer.BadParameter(
+                f"unknown positions {positions!r}; known: {', '.join(SETS)}", param_hint="--positions"
+            )
 
         argv = ["--noise", noise, "--search", search, "--positions", positions]
         if json_out:
