@@ -205,23 +205,21 @@ def main(argv: list[str] | None = None) -> int:
         help="time the compiled strokes against every stroke in Python, side by side, ROUNDS rounds",
     )
     a = ap.parse_args(argv)
-    if a.digest:
-        print(json.dumps(digest(a.limit, a.noise, a.positions)))
-        return 0
-    if a.compare_python:
-        from piramida.eval.version import code_version
-
-        got = compare(a.limit, a.noise, a.search, a.compare_python, a.positions)
-        got["version"] = code_version()
-        got["command"] = shlex.join(["python", "-m", "bench.candidates", *(argv if argv is not None else sys.argv[1:])])
-        print(json.dumps(got))
-        return 0
-    out = measure(a.limit, a.noise, a.repeats, a.search, a.positions)
     from piramida.eval.version import code_version
 
-    # What made the figures, for a results file.
-    out["version"] = code_version()
-    out["command"] = shlex.join(["python", "-m", "bench.candidates", *(argv if argv is not None else sys.argv[1:])])
+    def signed(got: dict[str, Any]) -> dict[str, Any]:
+        # What made the figures, for a results file.
+        got["version"] = code_version()
+        got["command"] = shlex.join(["python", "-m", "bench.candidates", *(argv if argv is not None else sys.argv[1:])])
+        return got
+
+    if a.digest:
+        print(json.dumps(signed(digest(a.limit, a.noise, a.positions))))
+        return 0
+    if a.compare_python:
+        print(json.dumps(signed(compare(a.limit, a.noise, a.search, a.compare_python, a.positions))))
+        return 0
+    out = signed(measure(a.limit, a.noise, a.repeats, a.search, a.positions))
     if a.json:
         print(json.dumps(out))
     else:

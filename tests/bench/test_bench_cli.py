@@ -106,3 +106,15 @@ def test_bench_candidates_on_the_played_positions_and_an_unknown_set_in_one_line
     result = runner.invoke(app, ["bench", "candidates", "--limit", "1", "--positions", "random"])
     assert result.exit_code == 2 and "unknown positions 'random'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_the_digest_names_its_positions_code_version_and_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.candidates import main
+
+    for argv in (["--digest", "--limit", "1"], ["--digest", "--limit", "1", "--positions", "played"]):
+        assert main(argv) == 0
+        rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert rep["candidates"] > 0 and len(rep["sha256"]) == 16
+        assert rep["version"] and rep["command"] == "python -m bench.candidates " + " ".join(argv)
+        # The reference set is the default and goes unnamed.
+        assert rep.get("positions") == ("played" if "--positions" in argv else None)
