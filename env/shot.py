@@ -38,16 +38,26 @@ def _num(x: float) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
 
+#: Ids that passed ``_check_id`` (a few dozen ball names in practice; a
+#: search makes thousands of shots a second naming the same few balls).
+_GOOD_IDS: set[str] = set()
+_GOOD_IDS_MAX = 256
+
+
 def _check_id(what: str, value: Any) -> None:
     # Ids go into the text form unquoted, so separators would not round-trip:
     # "=:," and whatever str.split() splits on (the control characters
     # \x1c-\x1f among them), and nothing unprintable.
+    if type(value) is str and value in _GOOD_IDS:
+        return
     if (
         not isinstance(value, str)
         or not value
         or any(c in "=:," or c.isspace() or not c.isprintable() for c in value)
     ):
         raise InvalidShotError(f"{what} must be a ball id, got {brief(value, 30)}")
+    if type(value) is str and len(_GOOD_IDS) < _GOOD_IDS_MAX:
+        _GOOD_IDS.add(value)
 
 
 @dataclass(frozen=True)
@@ -66,9 +76,12 @@ class Shot:
     declare_frozen: str | None = None
 
     def __post_init__(self) -> None:
+        d = self.__dict__
         for name in ("phi", "v", "a", "b", "theta"):
-            val = number(getattr(self, name), f"shot {name}", error=InvalidShotError)
-            object.__setattr__(self, name, val)
+            val = d[name]
+            # A plain finite float is what ``number`` would return.
+            if type(val) is not float or not math.isfinite(val):
+                d[name] = number(val, f"shot {name}", error=InvalidShotError)
         _check_id("shot ball", self.ball)
         if not abs(self.phi) <= MAX_PHI:
             raise InvalidShotError(

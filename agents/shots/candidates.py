@@ -500,53 +500,74 @@ def feature_vector(
     among them)."""
     tr = c.trial
     # Filled as a list, made an array once: a policy reads a few dozen a decision.
-    f = [0.0] * len(FEATURES)
-    ix = _INDEX
+    f = [0.0] * _N_FEATURES
     ln = c.line
-    kind = "pot" if c.kind == "pot" else c.kind
+    kind = c.kind
     if ln is not None and ln.bank is not None:
         kind = "bank"
     elif ln is not None and ln.svoyak:
         kind = "svoyak"
-    f[ix["is_" + kind]] = 1.0
-    ids = ball_ids(ctx.view.variant)
+    f[_KIND_COLUMN[kind]] = 1.0
+    rows = _ball_rows(ctx.view.variant)
     shot = c.shot
-    f[ix["struck"]] = _index(ids, shot.ball)
-    f[ix["target"]] = _index(ids, c.target)
+    f[_STRUCK] = rows.get(shot.ball, -1.0)
+    f[_TARGET] = rows.get(c.target, -1.0) if c.target is not None else -1.0
     if ln is not None:
-        f[ix["pocket"]] = _index(POCKETS, ln.pocket)
-        f[ix["cut"]] = ln.cut
-        f[ix["cue_distance"]] = ln.cue_distance
-        f[ix["object_distance"]] = ln.object_distance
-        f[ix["difficulty"]] = ln.difficulty
+        f[_POCKET] = _POCKET_ROWS.get(ln.pocket, -1.0)
+        f[_CUT] = ln.cut
+        f[_CUE_DISTANCE] = ln.cue_distance
+        f[_OBJECT_DISTANCE] = ln.object_distance
+        f[_DIFFICULTY] = ln.difficulty
     else:
-        f[ix["pocket"]] = -1.0
-    f[ix["p_pot"]] = c.p
-    f[ix["half_width"]] = c.half_width or 0.0
-    f[ix["v"]] = shot.v
-    f[ix["b"]] = shot.b
-    f[ix["from_hand"]] = float(shot.place is not None)
+        f[_POCKET] = -1.0
+    f[_P_POT] = c.p
+    f[_HALF_WIDTH] = c.half_width or 0.0
+    f[_V] = shot.v
+    f[_B] = shot.b
+    f[_FROM_HAND] = float(shot.place is not None)
     if tr is not None:
         after = tr.rest
-        f[ix["legal"]] = float(tr.legal)
-        f[ix["value"]] = tr.value
+        f[_LEGAL] = float(tr.legal)
+        f[_VALUE] = tr.value
         if shot.ball in after:
             x, y = after.xy(shot.ball)
-            f[ix["rest_on_table"]] = 1.0
-            f[ix["rest_x"]], f[ix["rest_y"]] = x, y
+            f[_REST_ON_TABLE] = 1.0
+            f[_REST_X], f[_REST_Y] = x, y
             if book is not None and slot is not None:
                 d = book.difficulty(slot, c, after)
             else:
                 d = easiest_difficulty(after, [shot.ball])
             if d is not None:
-                f[ix["next_open"]] = 1.0
-                f[ix["next_difficulty"]] = d
-                f[ix["next_p"]] = ctx.model.chance(d)
+                f[_NEXT_OPEN] = 1.0
+                f[_NEXT_DIFFICULTY] = d
+                f[_NEXT_P] = ctx.model.chance(d)
     return np.array(f)
 
 
-def _index(names: tuple[str, ...], name: str | None) -> float:
-    return float(names.index(name)) if name is not None and name in names else -1.0
+# ``feature_vector``'s columns, looked up once: a policy reads a few dozen
+# vectors a decision, a learner millions.
+_N_FEATURES = len(FEATURES)
+_KIND_COLUMN = {kind: _INDEX["is_" + kind] for kind in ("pot", "bank", "svoyak", "safety", "break")}
+(_STRUCK, _TARGET, _POCKET, _CUT, _CUE_DISTANCE, _OBJECT_DISTANCE, _DIFFICULTY, _P_POT, _HALF_WIDTH, _V, _B,
+ _FROM_HAND, _REST_ON_TABLE, _REST_X, _REST_Y, _NEXT_OPEN, _NEXT_DIFFICULTY, _NEXT_P, _LEGAL, _VALUE) = (
+    _INDEX[name] for name in (
+        "struck", "target", "pocket", "cut", "cue_distance", "object_distance", "difficulty", "p_pot",
+        "half_width", "v", "b", "from_hand", "rest_on_table", "rest_x", "rest_y", "next_open",
+        "next_difficulty", "next_p", "legal", "value",
+    )
+)
+_POCKET_ROWS = {name: float(k) for k, name in enumerate(POCKETS)}
+_BALL_ROWS: dict[str, dict[str, float]] = {}
+
+
+def _ball_rows(variant: str) -> dict[str, float]:
+    """Ball id -> its index in ``ball_ids(variant)`` (as a float feature)."""
+    got = _BALL_ROWS.get(variant)
+    if got is None:
+        ids = ball_ids(variant)
+        # The first of a repeated id, as ``tuple.index`` finds it.
+        got = _BALL_ROWS[variant] = {b: float(ids.index(b)) for b in ids}
+    return got
 
 
 #: For a reader's convenience: a feature's column.

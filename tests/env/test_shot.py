@@ -219,3 +219,30 @@ def test_ids_the_text_form_would_split_are_refused(ball: str) -> None:
         with pytest.raises(InvalidShotError, match="must be a ball id") as exc:
             Shot(**{"phi": 1.0, "v": 1.0, **kw})
         assert "\n" not in str(exc.value)
+
+
+def test_constructor_fields_are_plain_floats_whatever_numbers_they_are_given() -> None:
+    # The constructor passes a plain finite float as it is and converts
+    # anything else through the checked path: the same fields either way.
+    import numpy as np
+
+    got = Shot(ball="0", phi=np.float64(12.5), v=2, a=np.float64(0.25), b=-0.0, theta=3)
+    assert [type(getattr(got, f)) for f in ("phi", "v", "a", "b", "theta")] == [float] * 5
+    assert got == Shot(ball="0", phi=12.5, v=2.0, a=0.25, b=-0.0, theta=3.0)
+    assert math.copysign(1.0, got.b) == -1.0
+    for bad in ({"phi": math.nan}, {"v": math.inf}, {"a": True}, {"b": "0.1"}, {"theta": -math.inf},
+                {"phi": np.float64(math.nan)}, {"a": np.float32(0.25)}):
+        with pytest.raises(InvalidShotError):
+            Shot(**{"ball": "0", "phi": 1.0, "v": 1.0, **bad})  # type: ignore[arg-type]
+
+
+def test_a_ball_id_once_accepted_does_not_let_other_ids_through() -> None:
+    # Accepted ids are remembered (a search makes thousands of shots of the
+    # same few balls); that must not widen what is accepted.
+    for _ in range(3):
+        Shot(ball="0", phi=1.0, v=1.0, call=("1", "ml"), declare_frozen="2")
+    for ball in ("0 ", " 0", "0=", "", "0\x1f"):
+        with pytest.raises(InvalidShotError, match="must be a ball id"):
+            Shot(ball=ball, phi=1.0, v=1.0)
+    with pytest.raises(InvalidShotError, match="must be a ball id"):
+        Shot(ball=0, phi=1.0, v=1.0)  # type: ignore[arg-type]
