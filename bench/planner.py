@@ -338,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     bu.add_argument("--positions", type=int, default=8)
     bu.add_argument("--variants", default="free,combined,classic71")
     bu.add_argument("--samples", type=int, default=None, help="the planner's cap on samples a candidate")
+    bu.add_argument("--json", action="store_true", help="print the figures as one JSON object (for bench.ab)")
     fp = sub.add_parser("fingerprint", help="the planner's top 3 plans in 35 positions, greedy's shots in 200")
     fp.add_argument("--sims", type=int, default=1000)
     fp.add_argument("--per-variant", type=int, default=5)
@@ -369,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
             )
     elif a.cmd == "budget-use":
         out = budget_use(a.budget, a.positions, [v for v in a.variants.split(",") if v], a.samples)
+        if a.json:
+            print(json.dumps(out))
+            return 0
         for var, row in out["variants"].items():
             print(
                 f"{var:<10} {row['positions']} positions: {row['mean_s']:.2f} s mean, {row['max_s']:.2f} s max; "
