@@ -238,11 +238,14 @@ class Valuation:
         ``P_IN_HAND`` with ball in hand."""
         if in_hand:
             return P_IN_HAND
+        ids = pos.ids
         try:
-            cues = [c for c in ctx.referee.allowed_cue_balls(pos) if c in pos]
+            # Free pyramid allows every ball: a set, not a scan of the table per ball.
+            on = set(ids)
+            cues = [c for c in ctx.referee.allowed_cue_balls(pos) if c in on]
         except PiramidaError:
             cues = []
-        targets = [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
+        targets = [b for b in ids if b != "0"] if ctx.view.variant == "classic71" else list(ids)
         return self.model.chance(easiest_difficulty(pos, cues, targets))
 
     def race_value(self, ctx: Context, race: RaceModel, ruling: Any) -> float:

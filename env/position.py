@@ -236,7 +236,11 @@ class Position:
         return {b: (x, y) for b, x, y in self.balls}
 
     def __contains__(self, ball: object) -> bool:
-        return any(b == ball for b, _, _ in self.balls)
+        # A plain loop: asked of every ball of every sample a planner judges.
+        for b, _, _ in self.balls:
+            if b == ball:
+                return True
+        return False
 
     def xy(self, ball: str) -> tuple[float, float]:
         for b, x, y in self.balls:
@@ -246,7 +250,7 @@ class Position:
 
     @property
     def ids(self) -> tuple[str, ...]:
-        return tuple(b for b, _, _ in self.balls)
+        return tuple([b for b, _, _ in self.balls])
 
     def missing(self) -> tuple[str, ...]:
         """Balls of the variant neither on the table nor on a shelf nor in

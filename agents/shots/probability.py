@@ -167,12 +167,23 @@ def easiest_difficulty(
         return None
     P = np.array([[x, y] for _, x, y in position.balls])
     aims, axes, mouths = _pocket_arrays(table)
-    R = table.ball_radius
-    u, ghost, window, od, on = _object_lines(P, T, aims, axes, mouths, R, table.width, table.length)
     pk, cu = surface_arrays(table)
-    _ghosts_on_surface(on, ghost, R, table.width, table.length, pk, cu)
-    d = _easiest(P, S, T, aims, u, ghost, window, od, on, R, math.cos(math.radians(MAX_CUT_DEG)))
+    d = _easiest_of(P, S, T, aims, axes, mouths, table.ball_radius, table.width, table.length, pk, cu, _COS_MAX)
     return None if d < 0 else d
+
+
+#: The cosine of the largest cut a line may have (``ghost.MAX_CUT_DEG``).
+_COS_MAX = math.cos(math.radians(MAX_CUT_DEG))
+
+
+@njit(cache=True, error_model="numpy")
+def _easiest_of(P, S, T, aims, axes, mouths, R, W, L, pk, cu, cos_max):  # pragma: no cover - compiled
+    """``easiest_difficulty``'s three kernels in one call (the planner asks
+    it of every sample it values): the object lines, their ghost balls on
+    the surface, and the easiest clear line (-1: none)."""
+    u, ghost, window, od, on = _object_lines(P, T, aims, axes, mouths, R, W, L)
+    _ghosts_on_surface(on, ghost, R, W, L, pk, cu)
+    return _easiest(P, S, T, aims, u, ghost, window, od, on, R, cos_max)
 
 
 # The two kernels below are one numpy computation written out as loops (a
@@ -229,6 +240,24 @@ def _easiest(P, S, T, aims, u, ghost, window, od, on, R, cos_max):  # pragma: no
         for k in range(nk):
             if not (window[j, k] > 0 and on[j, k]):
                 continue
+            gx, gy = ghost[j, k, 0], ghost[j, k, 1]
+            ux, uy = u[j, k, 0], u[j, k, 1]
+            wa = max(window[j, k] / max(od[j, k], 1e-12), 1e-6)
+            # The easiest this line could be, from any struck ball, before
+            # any path is tested: a line no easier than the best so far is
+            # not tested at all (the same minimum, found with fewer tests).
+            lo = math.inf
+            for i in range(len(S)):
+                sb = S[i]
+                if sb == t:
+                    continue
+                cx, cy = gx - P[sb, 0], gy - P[sb, 1]
+                cd = math.sqrt(cx * cx + cy * cy)
+                cos_cut = (cx * ux + cy * uy) / max(cd, 1e-12)
+                if cos_cut >= cos_max and cd > 1e-9:
+                    lo = min(lo, (1.0 + cd / max(od[j, k], 0.1)) / (wa * max(cos_cut, 0.05)))
+            if lo >= best:
+                continue
             # Balls on the object path other than the target.
             first, count = -1, 0
             for m in range(n):
@@ -237,9 +266,6 @@ def _easiest(P, S, T, aims, u, ghost, window, od, on, R, cos_max):  # pragma: no
                     first = m
             if count > 1:
                 continue
-            gx, gy = ghost[j, k, 0], ghost[j, k, 1]
-            ux, uy = u[j, k, 0], u[j, k, 1]
-            wa = max(window[j, k] / max(od[j, k], 1e-12), 1e-6)
             for i in range(len(S)):
                 sb = S[i]
                 if sb == t or (count == 1 and first != sb):
@@ -287,10 +313,9 @@ def easiest_difficulties(items: Sequence[tuple[Position, str]]) -> list[float | 
                 break
     aims, axes, mouths = _pocket_arrays(table)
     pk, cu = surface_arrays(table)
-    R = table.ball_radius
     d = np.empty(len(items))
-    _easiest_each(P, counts, struck_at, aims, axes, mouths, R, table.width, table.length, pk, cu,
-                  math.cos(math.radians(MAX_CUT_DEG)), d)
+    _easiest_each(P, counts, struck_at, aims, axes, mouths, table.ball_radius, table.width, table.length, pk, cu,
+                  _COS_MAX, d)
     return [v if v >= 0 else None for v in d.tolist()]
 
 
@@ -303,12 +328,8 @@ def _easiest_each(P, counts, struck_at, aims, axes, mouths, R, W, L, pk, cu, cos
         n = counts[c]
         if struck_at[c] < 0 or n == 0:
             continue
-        Pc = P[c, :n].copy()
-        T = np.arange(n)
-        S = np.array([struck_at[c]])
-        u, ghost, window, od, on = _object_lines(Pc, T, aims, axes, mouths, R, W, L)
-        _ghosts_on_surface(on, ghost, R, W, L, pk, cu)
-        out[c] = _easiest(Pc, S, T, aims, u, ghost, window, od, on, R, cos_max)
+        out[c] = _easiest_of(P[c, :n].copy(), np.array([struck_at[c]]), np.arange(n), aims, axes, mouths, R, W, L,
+                             pk, cu, cos_max)
 
 
 class PotModelError(PiramidaError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from piramida.env.errors import IllegalShotError, UnknownVariantError
@@ -125,6 +125,17 @@ class Referee(Protocol):
 
 #: The kinds of ball in hand that item 21.2 reads a first contact against.
 HAND_ZONES = ("house", "rear_house")
+
+
+def _copied(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the frozen rulings and states, which
+    check nothing on construction: the fields copied, not passed through
+    ``__init__`` again (a planner moves the balls of a known ruling for
+    each of thousands of samples a decision)."""
+    out = object.__new__(type(obj))
+    out.__dict__.update(obj.__dict__)
+    out.__dict__.update(changes)
+    return out
 
 _REGISTRY: dict[str, Callable[..., Referee]] = {}
 
@@ -375,7 +386,7 @@ class BaseReferee:
         position): by ``outcome_key``'s contract only the balls move, so
         they are moved and nothing is judged again."""
         st = ruling.state
-        return replace(ruling, state=replace(st, position=st.position.moved(after.balls)))
+        return _copied(ruling, state=_copied(st, position=st.position.moved(after.balls)))
 
     def shape(self, before: Position, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[str, ...]] | None:
         """An outcome key (``outcome_key``'s, from ``before``) with its balls

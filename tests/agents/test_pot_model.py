@@ -180,3 +180,33 @@ def test_next_pots_found_together_are_the_ones_found_alone() -> None:
     assert easiest_difficulties(items) == want
     assert sum(d is not None for d in want) > len(items) // 2
     assert easiest_difficulties([]) == []
+
+
+def test_the_easiest_difficulty_is_the_easiest_of_the_lines_pot_lines_finds() -> None:
+    # The kernel skips the path tests of a line that cannot beat the best
+    # so far: the minimum must still be the one over every open line that
+    # ghost.pot_lines (Python, another implementation) lists. From the
+    # reference and the played positions, every ball as the struck one and
+    # all of them at once (free pyramid's next chance).
+    import json
+
+    from piramida.agents.shots.ghost import pot_lines
+
+    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
+    checked = found = 0
+    for name in ("reference.jsonl", "played.jsonl"):
+        for line in (root / name).read_text().splitlines()[::3]:
+            if not line.strip():
+                continue
+            pos = Position.from_dict(json.loads(line)["position"])
+            each = {s: min((ln.difficulty for ln in pot_lines(pos, s)), default=None) for s in pos.ids}
+            for struck in [[s] for s in pos.ids[:4]] + [list(pos.ids)]:
+                got = easiest_difficulty(pos, struck)
+                options = [each[s] for s in struck if each[s] is not None]
+                want = min(options) if options else None
+                assert (got is None) == (want is None), (pos.to_text(), struck)
+                if got is not None:
+                    assert got == pytest.approx(want, rel=1e-9)
+                    found += 1
+                checked += 1
+    assert checked > 500 and found > checked // 2
