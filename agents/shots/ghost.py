@@ -19,11 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
+from piramida.agents.shots.exact import SAME_AS_PYTHON, exact_hypot
+from piramida.agents.shots.surface import on_surface_at, surface_arrays
 from piramida.env.position import Position
 from piramida.env.table import Pocket, Table
 
@@ -209,14 +211,27 @@ def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
     if _LEGS and _LEGS[0][0] is position:
         return _LEGS[0][1]
     t = position.table
-    R = t.ball_radius
     balls = position.ball_map
     names = list(balls)
     pockets = list(t.pockets.values())
     aims = [aim_point(pocket, t) for pocket in pockets]
-    near = near_paths(np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2), np.array(aims), 2 * R)
+    xy = np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2)
+    near = near_paths(xy, np.array(aims), 2 * t.ball_radius)
+    make = _compiled_legs if SAME_AS_PYTHON else _python_legs
+    out = make(t, names, pockets, aims, xy, near)
+    _LEGS[:] = [(position, out)]
+    return out
+
+
+def _python_legs(
+    t: Table, names: list[str], pockets: list[Pocket], aims: list[Point], xy: np.ndarray, near: np.ndarray
+) -> dict[str, list[ObjectLeg]]:
+    """``object_legs``' loop in Python (where ``exact_hypot`` is not this
+    interpreter's ``math.hypot``; and the reference the compiled one is
+    tested against)."""
+    R = t.ball_radius
     out: dict[str, list[ObjectLeg]] = {}
-    for i, (target, tp) in enumerate(balls.items()):
+    for i, (target, tp) in enumerate(zip(names, xy.tolist(), strict=True)):
         legs: list[ObjectLeg] = []
         for j, pocket in enumerate(pockets):
             ap = aims[j]
@@ -238,8 +253,71 @@ def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
                 ObjectLeg(pocket, ap, od, (ux, uy), approach, window, g, t.on_surface(*g), blockers)
             )
         out[target] = legs
-    _LEGS[:] = [(position, out)]
     return out
+
+
+def _compiled_legs(
+    t: Table, names: list[str], pockets: list[Pocket], aims: list[Point], xy: np.ndarray, near: np.ndarray
+) -> dict[str, list[ObjectLeg]]:
+    """``object_legs``' loop with its arithmetic compiled (``leg_arrays``,
+    the same floats); only the legs that are open are made here."""
+    arrays = _LEG_ARRAYS.get(id(t))
+    if arrays is None or arrays[0] is not t:
+        axes = np.array([p.axis for p in pockets])
+        mouths = np.array([p.mouth for p in pockets])
+        arrays = _LEG_ARRAYS[id(t)] = (t, np.array(aims), axes, mouths, *surface_arrays(t))
+    _t, aim_xy, axes, mouths, pk, cu = arrays
+    ok, rows = leg_arrays(xy, aim_xy, axes, mouths, t.ball_radius, t.width, t.length, pk, cu)
+    # Read back as lists once: numpy's elements one by one cost more.
+    ok_l, rows_l, near_l = ok.tolist(), rows.tolist(), near.tolist()
+    out: dict[str, list[ObjectLeg]] = {}
+    for i, target in enumerate(names):
+        legs: list[ObjectLeg] = []
+        for j, open_ in enumerate(ok_l[i]):
+            if not open_:
+                continue
+            od, ux, uy, approach, window, gx, gy, on_bed = rows_l[i][j]
+            blockers = tuple([b for b, hit in zip(names, near_l[i][j], strict=True) if hit])
+            legs.append(
+                ObjectLeg(pockets[j], aims[j], od, (ux, uy), approach, window, (gx, gy), on_bed != 0.0, blockers)
+            )
+        out[target] = legs
+    return out
+
+
+#: Per table: its aim points, pocket axes and mouths, and surface arrays.
+_LEG_ARRAYS: dict[int, tuple[Any, ...]] = {}
+
+
+@njit(cache=True, error_model="numpy")
+def leg_arrays(xy, aims, axes, mouths, R, W, L, pk, cu):  # pragma: no cover - compiled
+    """``object_legs``' arithmetic for every ball (row of ``xy``) and
+    pocket (aim point, axis, mouth), in its order of operations, with
+    Python's ``math.hypot`` (``exact_hypot``) and ``Table.on_surface``
+    (``on_surface_at``): whether the leg is open (the pocket not at the
+    ball, its mouth open at the angle), and its distance, unit direction,
+    approach angle, window, ghost ball and whether that is on the bed."""
+    n, m = xy.shape[0], aims.shape[0]
+    ok = np.zeros((n, m), dtype=np.bool_)
+    rows = np.zeros((n, m, 8))
+    for i in range(n):
+        tx, ty = xy[i, 0], xy[i, 1]
+        for j in range(m):
+            ox, oy = aims[j, 0] - tx, aims[j, 1] - ty
+            od = exact_hypot(ox, oy)
+            if od < 1e-9:
+                continue
+            ux, uy = ox / od, oy / od
+            approach = math.degrees(math.acos(max(-1.0, min(1.0, ux * axes[j, 0] + uy * axes[j, 1]))))
+            window = mouths[j] * math.cos(math.radians(approach)) - 2 * R
+            if window <= 0:
+                continue
+            gx, gy = tx - 2 * R * ux, ty - 2 * R * uy
+            ok[i, j] = True
+            r = rows[i, j]
+            r[0], r[1], r[2], r[3], r[4], r[5], r[6] = od, ux, uy, approach, window, gx, gy
+            r[7] = 1.0 if on_surface_at(gx, gy, R, W, L, pk, cu) else 0.0
+    return ok, rows
 
 
 def pot_lines(

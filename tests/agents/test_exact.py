@@ -1,0 +1,72 @@
+"""The compiled geometry gives Python's floats: ``exact_hypot`` is
+CPython's ``math.hypot`` and the compiled object legs are the Python
+ones."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+from piramida.agents.shots import ghost
+from piramida.agents.shots.exact import SAME_AS_PYTHON, exact_hypot
+from piramida.env.position import Position
+
+
+@njit(cache=False)
+def _many(xs, ys, out):  # pragma: no cover - compiled
+    for i in range(xs.shape[0]):
+        out[i] = exact_hypot(xs[i], ys[i])
+
+
+@njit(cache=False)
+def _libm(xs, ys, out):  # pragma: no cover - compiled
+    for i in range(xs.shape[0]):
+        out[i] = math.hypot(xs[i], ys[i])
+
+
+def test_exact_hypot_is_pythons_where_the_c_library_is_not() -> None:
+    assert SAME_AS_PYTHON
+    rng = np.random.default_rng(11)
+    libm_differs = 0
+    # Normal numbers only: between subnormals it may differ in the last bit (exact.py).
+    for scale in (1e-300, 1e-6, 0.05, 1.0, 3.5, 1e6, 1e300):
+        xs, ys = rng.normal(0, scale, 200_000), rng.normal(0, scale, 200_000)
+        got, libm = np.empty_like(xs), np.empty_like(xs)
+        _many(xs, ys, got)
+        _libm(xs, ys, libm)
+        want = np.array([math.hypot(x, y) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)])
+        assert np.array_equal(got, want), scale
+        libm_differs += int((libm != want).sum())
+    # The reason it exists: numba's math.hypot rounds some of these the other way.
+    assert libm_differs > 0
+    inf, nan = math.inf, math.nan
+    for x, y in ((0.0, 0.0), (-0.0, 3.0), (5e-324, 0.0), (3e-308, 1e-310), (inf, nan), (nan, -inf), (1.0, nan),
+                 (1.7e308, 1.7e308), (-3.0, 4.0)):
+        got, want = exact_hypot(x, y), math.hypot(x, y)
+        assert got == want or (math.isnan(got) and math.isnan(want)), (x, y)
+
+
+@pytest.mark.parametrize("name", ["reference.jsonl", "played.jsonl"])
+def test_compiled_object_legs_are_the_python_ones(name: str) -> None:
+    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
+    legs = 0
+    for line in (root / name).read_text().splitlines():
+        if not line.strip():
+            continue
+        pos = Position.from_dict(json.loads(line)["position"])
+        t = pos.table
+        balls = pos.ball_map
+        pockets = list(t.pockets.values())
+        aims = [ghost.aim_point(p, t) for p in pockets]
+        xy = np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2)
+        near = ghost.near_paths(xy, np.array(aims), 2 * t.ball_radius)
+        args = (t, list(balls), pockets, aims, xy, near)
+        got = ghost._compiled_legs(*args)
+        assert got == ghost._python_legs(*args)
+        legs += sum(len(v) for v in got.values())
+    assert legs > 2000
