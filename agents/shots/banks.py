@@ -26,9 +26,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from piramida.agents.shots.aim import pockets_target
 from piramida.agents.shots.context import Context, Trial
+from piramida.agents.shots.exact import SAME_AS_PYTHON, exact_hypot
 from piramida.agents.shots.ghost import (
     PotLine,
     aim_point,
@@ -39,7 +41,9 @@ from piramida.agents.shots.ghost import (
 )
 from piramida.env.events import Event
 from piramida.env.physics import ShotResult
+from piramida.env.physics.codes import EV_BALL, EV_CENTRE, EV_CUE, EV_CUSHION, EV_MOTION
 from piramida.env.position import Position
+from piramida.env.table import CUSHIONS
 
 XY = tuple[float, float]
 
@@ -138,9 +142,13 @@ def closest_miss(
     the contact misses by centimetres (measured: a bank aimed for zero miss
     along that line did not pot)."""
     t_end = min(t1, float(getattr(result, "duration", t0 + 3.0)))
-    best: tuple[float, float] | None = None
     times = np.array([t0 + (t_end - t0) * k / (samples + 1) for k in range(1, samples + 1)])
-    for st in result.states_of(ball, times).tolist():
+    states = result.states_of(ball, times)
+    if SAME_AS_PYTHON:
+        found, miss = nearest_pass(states, aim[0], aim[1])
+        return miss if found else None
+    best: tuple[float, float] | None = None
+    for st in states.tolist():
         dx, dy, n = unit_vector(st[2], st[3])
         if n == 0.0:
             break
@@ -178,10 +186,64 @@ def miss_after(
     return closest_miss(result, ball, t0, t1, aim)
 
 
+@njit(cache=True, error_model="numpy")
+def nearest_pass(states, ax, ay):  # pragma: no cover - compiled
+    """``closest_miss``'s loop over the sampled states (rows x, y, vx,
+    vy, ...) with Python's ``math.hypot`` (``exact_hypot``): (whether a
+    moving sample was found, the signed miss at the nearest one)."""
+    found, best_d, best = False, 0.0, 0.0
+    for k in range(states.shape[0]):
+        vx, vy = states[k, 2], states[k, 3]
+        n = exact_hypot(vx, vy)
+        if not n > 1e-12:
+            break  # ``unit_vector``'s null vector: the ball has stopped
+        dx, dy = vx / n, vy / n
+        rx, ry = ax - states[k, 0], ay - states[k, 1]
+        d = exact_hypot(rx, ry)
+        if not found or d < best_d:
+            found, best_d, best = True, d, dx * ry - dy * rx
+    return found, best
+
+
+@njit(cache=True, error_model="numpy")
+def bank_leg(ev, ball, struck, cushion):  # pragma: no cover - compiled
+    """``miss_after``'s scan of the log for a bank (``bank_miss``'s
+    ``starts``) on the event records (rows type, t, i, j, a, b, motion
+    changes included as ``records`` has them): ball ``ball``'s events
+    other than motion, centre-line and cue ones, passing over its contact
+    with ``struck``, must begin with cushion ``cushion``. (Whether they
+    do, that event's time and the next one's, inf when none.)"""
+    t0 = 0.0
+    started = False
+    for q in range(ev.shape[0]):
+        typ = int(ev[q, 0])
+        if typ == EV_MOTION or typ == EV_CENTRE or typ == EV_CUE:
+            continue
+        i = int(ev[q, 2])
+        j = int(ev[q, 3]) if typ == EV_BALL else -1
+        if i != ball and j != ball:
+            continue
+        if started:
+            return True, t0, ev[q, 1]
+        if typ == EV_BALL and (i == struck or j == struck):
+            continue  # the contact that sends it
+        if typ == EV_CUSHION and int(ev[q, 4]) == cushion:
+            t0, started = ev[q, 1], True
+        else:
+            return False, 0.0, 0.0
+    return started, t0, math.inf
+
+
 def bank_miss(result: ShotResult, line: PotLine, aim: XY) -> float | None:
     """Signed distance (m) by which the object ball, after its first
     cushion, passes the pocket's aim point; None if it touched another ball
     or cushion first, or never reached the bank's cushion."""
+    if SAME_AS_PYTHON and line.bank in CUSHIONS:
+        # ``miss_after`` on the records, without building the event log.
+        ev, ids = result.records()
+        if line.target in ids and line.struck in ids:
+            ok, t0, t1 = bank_leg(ev, ids.index(line.target), ids.index(line.struck), CUSHIONS.index(line.bank))
+            return closest_miss(result, line.target, t0, t1, aim) if ok else None
 
     def starts(e: Event) -> bool | None:
         if e.type == "ball_ball" and line.struck in e.balls:

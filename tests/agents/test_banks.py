@@ -94,3 +94,46 @@ def test_planner_bank_candidates_pot_and_are_legal() -> None:
         res = simulate(pos, c.shot)
         ruling = game.referee.judge(pos, c.shot, res.events, res.final, (), game.state)
         assert ruling.legal and c.line.target in ruling.scored[0]
+
+
+def test_the_compiled_bank_miss_is_the_event_logs() -> None:
+    # bank_miss reads the leg after the cushion from the event records and
+    # samples it in compiled code; miss_after on the event log with the
+    # Python loop must give the same floats (None alike), over strokes
+    # around the banks of the played positions (balls near cushions).
+    import json
+    from pathlib import Path
+
+    from piramida.agents.shots import banks
+    from piramida.agents.shots.lines import lines_for
+    from piramida.env.events import Event
+
+    rows = (Path(__file__).resolve().parents[2] / "bench" / "positions" / "played.jsonl").read_text().splitlines()
+    checked = found = 0
+    for line_text in rows[::4]:
+        pos = Position.from_dict(json.loads(line_text)["position"])
+        if pos.is_break or pos.in_hand is not None:
+            continue
+        ctx = Context(GameView.for_position(pos))
+        for line in lines_for(ctx, bank_lines)[:3]:
+            aim = aim_point(ctx.table.pockets[line.pocket], ctx.table)
+            for k, dphi in ((1.0, 0.0), (1.3, -0.4), (1.8, 0.3)):
+                res = ctx.simulated(ctx.shot(line, line.phi + dphi, cue_speed_for(line, ctx.table) * k, None))
+                assert res is not None
+                got = banks.bank_miss(res, line, aim)
+
+                def starts(e: Event, line: object = line) -> bool | None:
+                    if e.type == "ball_ball" and line.struck in e.balls:  # type: ignore[attr-defined]
+                        return None
+                    return e.type == "cushion" and e.cushion == line.bank  # type: ignore[attr-defined]
+
+                saved = banks.SAME_AS_PYTHON
+                banks.SAME_AS_PYTHON = False  # the Python loop of closest_miss
+                try:
+                    want = banks.miss_after(res, line.target, aim, starts)
+                finally:
+                    banks.SAME_AS_PYTHON = saved
+                assert got == want, (pos.to_text(), line.description, k, dphi)
+                checked += 1
+                found += got is not None
+    assert checked > 100 and found > checked // 2
