@@ -5,10 +5,11 @@ whoever shoots next, greedy how easy its next pot is, and a safety how hard
 the opponent's. Simulating that shot too would square the cost, so they
 use the ghost-ball difficulty of the easiest open pot (``ghost.pot_lines``'s
 formula: the angular pocket window seen from the target, shrunk by the cut
-and the cue ball's distance), vectorised here over every (struck, target,
-pocket) triple with numpy (``easiest_difficulty``): in free pyramid any
-ball may be struck, and the plain Python loop of ``ghost.pot_lines`` over
-12 balls costs more than the shot's simulation.
+and the cue ball's distance), over every (struck, target, pocket) triple
+in one compiled call (``easiest_difficulty``; a line that cannot beat the
+best so far is not path-tested): in free pyramid any ball may be struck,
+and the plain Python loop of ``ghost.pot_lines`` over 12 balls costs more
+than the shot's simulation.
 
 One model turns these into probabilities for a skill: ``PotModel``, one
 per noise preset (configs/noise), fitted by ``python -m
