@@ -30,7 +30,7 @@ from numba import njit
 
 from piramida.agents.shots.aim import pockets_target
 from piramida.agents.shots.context import Context, Trial
-from piramida.agents.shots.exact import SAME_AS_PYTHON, exact_hypot
+from piramida.agents.shots.exact import exact_hypot, same_as_python
 from piramida.agents.shots.ghost import (
     PotLine,
     aim_point,
@@ -144,7 +144,7 @@ def closest_miss(
     t_end = min(t1, float(getattr(result, "duration", t0 + 3.0)))
     times = np.array([t0 + (t_end - t0) * k / (samples + 1) for k in range(1, samples + 1)])
     states = result.states_of(ball, times)
-    if SAME_AS_PYTHON:
+    if same_as_python():
         found, miss = nearest_pass(states, aim[0], aim[1])
         return miss if found else None
     best: tuple[float, float] | None = None
@@ -238,7 +238,7 @@ def bank_miss(result: ShotResult, line: PotLine, aim: XY) -> float | None:
     """Signed distance (m) by which the object ball, after its first
     cushion, passes the pocket's aim point; None if it touched another ball
     or cushion first, or never reached the bank's cushion."""
-    if SAME_AS_PYTHON and line.bank in CUSHIONS:
+    if same_as_python() and line.bank in CUSHIONS:
         # ``miss_after`` on the records, without building the event log.
         ev, ids = result.records()
         if line.target in ids and line.struck in ids:

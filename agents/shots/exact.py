@@ -13,15 +13,18 @@ the larger coordinate is a normal number (above 2.2e-308: every distance
 on a table); between subnormal coordinates it may differ in the last bit
 (4 pairs in 2,000 around 1e-310).
 
-``SAME_AS_PYTHON`` says whether it gives this interpreter's
-``math.hypot`` on a fixed set of pairs, checked at import: a later
-CPython may round differently, and then callers keep their Python path
-(tests/agents/test_exact.py compares millions of pairs).
+``same_as_python()`` says whether it gives this interpreter's
+``math.hypot`` on a fixed set of pairs, checked once, when first asked
+(not at import: loading the first compiled kernel of a process costs a
+third of a second, which a process that never searches should not pay):
+a later CPython may round differently, and then callers keep their Python
+path (tests/agents/test_exact.py compares about a million pairs).
 """
 
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from numba import njit
 
@@ -99,7 +102,8 @@ def exact_hypot(x, y):  # pragma: no cover - compiled
     return _norm(x, y, mx)
 
 
-def _same_as_python() -> bool:
+@cache
+def same_as_python() -> bool:
     """Whether ``exact_hypot`` is this interpreter's ``math.hypot`` on a
     fixed spread of pairs (table distances, tiny and huge ones, and pairs
     numba's own ``hypot`` rounds the other way here)."""
@@ -109,6 +113,4 @@ def _same_as_python() -> bool:
     return all(exact_hypot(a, b) == math.hypot(a, b) for a, b in pairs)
 
 
-SAME_AS_PYTHON = _same_as_python()
-
-__all__ = ["SAME_AS_PYTHON", "exact_hypot"]
+__all__ = ["exact_hypot", "same_as_python"]

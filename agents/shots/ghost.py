@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from piramida.agents.shots.exact import SAME_AS_PYTHON, exact_hypot
+from piramida.agents.shots.exact import exact_hypot, same_as_python
 from piramida.agents.shots.surface import on_surface_at, surface_arrays
 from piramida.env.position import Position
 from piramida.env.table import Pocket, Table
@@ -217,13 +217,13 @@ def object_legs(position: Position) -> dict[str, list[ObjectLeg]]:
     aims = [aim_point(pocket, t) for pocket in pockets]
     xy = np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2)
     near = near_paths(xy, np.array(aims), 2 * t.ball_radius)
-    make = _compiled_legs if SAME_AS_PYTHON else _python_legs
+    make = compiled_legs if same_as_python() else python_legs
     out = make(t, names, pockets, aims, xy, near)
     _LEGS[:] = [(position, out)]
     return out
 
 
-def _python_legs(
+def python_legs(
     t: Table, names: list[str], pockets: list[Pocket], aims: list[Point], xy: np.ndarray, near: np.ndarray
 ) -> dict[str, list[ObjectLeg]]:
     """``object_legs``' loop in Python (where ``exact_hypot`` is not this
@@ -256,7 +256,7 @@ def _python_legs(
     return out
 
 
-def _compiled_legs(
+def compiled_legs(
     t: Table, names: list[str], pockets: list[Pocket], aims: list[Point], xy: np.ndarray, near: np.ndarray
 ) -> dict[str, list[ObjectLeg]]:
     """``object_legs``' loop with its arithmetic compiled (``leg_arrays``,

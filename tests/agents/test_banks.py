@@ -127,12 +127,12 @@ def test_the_compiled_bank_miss_is_the_event_logs() -> None:
                         return None
                     return e.type == "cushion" and e.cushion == line.bank  # type: ignore[attr-defined]
 
-                saved = banks.SAME_AS_PYTHON
-                banks.SAME_AS_PYTHON = False  # the Python loop of closest_miss
+                saved = banks.same_as_python
+                banks.same_as_python = lambda: False  # the Python loop of closest_miss
                 try:
                     want = banks.miss_after(res, line.target, aim, starts)
                 finally:
-                    banks.SAME_AS_PYTHON = saved
+                    banks.same_as_python = saved
                 assert got == want, (pos.to_text(), line.description, k, dphi)
                 checked += 1
                 found += got is not None

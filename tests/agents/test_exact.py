@@ -13,7 +13,7 @@ import pytest
 from numba import njit
 
 from piramida.agents.shots import ghost
-from piramida.agents.shots.exact import SAME_AS_PYTHON, exact_hypot
+from piramida.agents.shots.exact import exact_hypot, same_as_python
 from piramida.env.position import Position
 
 
@@ -30,7 +30,7 @@ def _libm(xs, ys, out):  # pragma: no cover - compiled
 
 
 def test_exact_hypot_is_pythons_where_the_c_library_is_not() -> None:
-    assert SAME_AS_PYTHON
+    assert same_as_python()
     rng = np.random.default_rng(11)
     libm_differs = 0
     # Normal numbers only: between subnormals it may differ in the last bit (exact.py).
@@ -66,7 +66,7 @@ def test_compiled_object_legs_are_the_python_ones(name: str) -> None:
         xy = np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2)
         near = ghost.near_paths(xy, np.array(aims), 2 * t.ball_radius)
         args = (t, list(balls), pockets, aims, xy, near)
-        got = ghost._compiled_legs(*args)
-        assert got == ghost._python_legs(*args)
+        got = ghost.compiled_legs(*args)
+        assert got == ghost.python_legs(*args)
         legs += sum(len(v) for v in got.values())
     assert legs > 2000
