@@ -564,9 +564,7 @@ def _ball_rows(variant: str) -> dict[str, float]:
     """Ball id -> its index in ``ball_ids(variant)`` (as a float feature)."""
     got = _BALL_ROWS.get(variant)
     if got is None:
-        ids = ball_ids(variant)
-        # The first of a repeated id, as ``tuple.index`` finds it.
-        got = _BALL_ROWS[variant] = {b: float(ids.index(b)) for b in ids}
+        got = _BALL_ROWS[variant] = {b: float(k) for k, b in enumerate(ball_ids(variant))}
     return got
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -79,6 +79,26 @@ def aim_point(pocket: Pocket, table: Table) -> Point:
         pocket.mouth_centre[0] + pocket.axis[0] * d,
         pocket.mouth_centre[1] + pocket.axis[1] * d,
     )
+
+
+_POCKETS: dict[int, tuple[Table, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+
+
+def pocket_arrays(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pocket of ``table`` (in its order): the aim point
+    (``aim_point``), the axis and the mouth, as arrays for compiled code;
+    made once a table."""
+    # Keyed by identity: hashing a Table (a deep frozen dataclass) costs more
+    # than this whole function.
+    got = _POCKETS.get(id(table))
+    if got is not None and got[0] is table:
+        return got[1]
+    pockets = list(table.pockets.values())
+    aims = np.array([aim_point(p, table) for p in pockets])
+    axes = np.array([p.axis for p in pockets])
+    mouths = np.array([p.mouth for p in pockets])
+    _POCKETS[id(table)] = (table, (aims, axes, mouths))
+    return aims, axes, mouths
 
 
 def _distances(a: Point, b: Point, points: Iterable[Point]) -> Iterator[float]:
@@ -261,12 +281,8 @@ def compiled_legs(
 ) -> dict[str, list[ObjectLeg]]:
     """``object_legs``' loop with its arithmetic compiled (``leg_arrays``,
     the same floats); only the legs that are open are made here."""
-    arrays = _LEG_ARRAYS.get(id(t))
-    if arrays is None or arrays[0] is not t:
-        axes = np.array([p.axis for p in pockets])
-        mouths = np.array([p.mouth for p in pockets])
-        arrays = _LEG_ARRAYS[id(t)] = (t, np.array(aims), axes, mouths, *surface_arrays(t))
-    _t, aim_xy, axes, mouths, pk, cu = arrays
+    aim_xy, axes, mouths = pocket_arrays(t)
+    pk, cu = surface_arrays(t)
     ok, rows = leg_arrays(xy, aim_xy, axes, mouths, t.ball_radius, t.width, t.length, pk, cu)
     # Read back as lists once: numpy's elements one by one cost more.
     ok_l, rows_l, near_l = ok.tolist(), rows.tolist(), near.tolist()
@@ -283,10 +299,6 @@ def compiled_legs(
             )
         out[target] = legs
     return out
-
-
-#: Per table: its aim points, pocket axes and mouths, and surface arrays.
-_LEG_ARRAYS: dict[int, tuple[Any, ...]] = {}
 
 
 @njit(cache=True, error_model="numpy")

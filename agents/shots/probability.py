@@ -44,34 +44,16 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from piramida.agents.shots.ghost import MAX_CUT_DEG, aim_point
+from piramida.agents.shots.ghost import MAX_CUT_DEG, pocket_arrays
 from piramida.agents.shots.surface import on_surface_at, surface_arrays
 from piramida.configs import CONFIG_DIR
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import Noise, load_noise
 from piramida.env.position import Position
-from piramida.env.table import Table
 
 MODEL_PATH = CONFIG_DIR / "agents" / "pot_model.toml"
 #: A fitted entry records the sigmas of the preset it was fitted for.
 SIGMA_KEYS = ("phi", "theta", "v", "a", "b")
-
-
-_POCKETS: dict[int, tuple[Table, tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
-
-
-def _pocket_arrays(table: Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    # Keyed by identity: hashing a Table (a deep frozen dataclass) costs more
-    # than this whole function.
-    got = _POCKETS.get(id(table))
-    if got is not None and got[0] is table:
-        return got[1]
-    pockets = list(table.pockets.values())
-    aims = np.array([aim_point(p, table) for p in pockets])
-    axes = np.array([p.axis for p in pockets])
-    mouths = np.array([p.mouth for p in pockets])
-    _POCKETS[id(table)] = (table, (aims, axes, mouths))
-    return aims, axes, mouths
 
 
 @njit(cache=True, error_model="numpy")
@@ -101,7 +83,7 @@ def easiest_difficulty(
     if not len(S) or not len(T):
         return None
     P = np.array([[x, y] for _, x, y in position.balls])
-    aims, axes, mouths = _pocket_arrays(table)
+    aims, axes, mouths = pocket_arrays(table)
     pk, cu = surface_arrays(table)
     d = _easiest_of(P, S, T, aims, axes, mouths, table.ball_radius, table.width, table.length, pk, cu, _COS_MAX)
     return None if d < 0 else d
@@ -246,7 +228,7 @@ def easiest_difficulties(items: Sequence[tuple[Position, str]]) -> list[float | 
             if b == struck:
                 struck_at[c] = i
                 break
-    aims, axes, mouths = _pocket_arrays(table)
+    aims, axes, mouths = pocket_arrays(table)
     pk, cu = surface_arrays(table)
     d = np.empty(len(items))
     _easiest_each(P, counts, struck_at, aims, axes, mouths, table.ball_radius, table.width, table.length, pk, cu,

@@ -137,6 +137,7 @@ def _copied(obj: Any, **changes: Any) -> Any:
     out.__dict__.update(changes)
     return out
 
+
 _REGISTRY: dict[str, Callable[..., Referee]] = {}
 
 
