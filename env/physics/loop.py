@@ -146,6 +146,9 @@ def _seg(seg, nseg, i, t, s, mode):
 # culling changes no result, it only saves the work. T_SLACK (s) widens the
 # time horizons for the same reason.
 CULL = 1e-6
+# Metres of approach over a capsule's segment below which it is not clipped
+# to a line's band (_misses_line).
+CLIP_DD = 1e-3
 T_SLACK = 1e-9
 # Capsule columns: segment ends (x0, y0), (x1, y1), radius r, and the
 # capsule's bounding box xmin, xmax, ymin, ymax (the cheap first test).
@@ -260,6 +263,19 @@ def _misses_line(cap, px, py, nx, ny, tx, ty, length, reach_):
     # line_time projects the contact point, the centre less reach_ n.
     u0 = (cap[0] - reach_ * nx - px) * tx + (cap[1] - reach_ * ny - py) * ty
     u1 = (cap[2] - reach_ * nx - px) * tx + (cap[3] - reach_ * ny - py) * ty
+    # At a contact the centre lies within r of a point of the capsule's
+    # segment at most reach_ + r from the line, so the segment is clipped
+    # to that part before its extent along the line is compared: a path
+    # that crosses a cushion's line beyond its end, into a pocket's mouth,
+    # is not searched (bench.root_work). Only where the segment crosses the
+    # band steeply (CLIP_DD) does the clip's rounding stay far below CULL.
+    near = reach_ + r + CULL
+    dd = d1 - d0
+    if abs(dd) > CLIP_DD:
+        if d0 > near:
+            u0 = u0 + (near - d0) / dd * (u1 - u0)
+        elif d1 > near:
+            u1 = u1 + (near - d1) / dd * (u1 - u0)
     return max(u0, u1) + r < -CULL or min(u0, u1) - r > length + CULL
 
 

@@ -200,3 +200,19 @@ def test_a_culled_pair_has_no_contact_before_a_table_event(x, y, v, h, wx, wz, d
             0, 1, 0.0, S, modes, np.zeros(2), np.array([duration(S[k], modes[k], P) for k in range(2)]),
             P, np.empty(7), np.empty(7), np.empty(8), np.empty(8), cap,
         ) == want
+
+
+def test_a_path_crossing_a_line_beyond_its_end_is_not_searched() -> None:
+    # A capsule whose segment runs from above the middle of a unit line
+    # (normal +y, tangent +x, from the origin) to below the line past its
+    # end: its extent along the line overlaps the line's, but the part
+    # within reach of the line lies past the end, where no contact counts.
+    cap = np.array([0.5, 0.5, 1.5, -0.1, 0.01, 0.0, 0.0, 0.0, 0.0])
+    assert loop._misses_line(cap, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, R)
+    # The same path crossing inside the line's extent is searched.
+    cap2 = np.array([0.2, 0.5, 0.8, -0.1, 0.01, 0.0, 0.0, 0.0, 0.0])
+    assert not loop._misses_line(cap2, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, R)
+    # Nearly parallel to the line: not clipped (its rounding would matter),
+    # so a segment ending past the line's end but near it all along is searched.
+    cap3 = np.array([0.5, 0.02, 1.5, 0.0205, 0.001, 0.0, 0.0, 0.0, 0.0])
+    assert not loop._misses_line(cap3, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, R)
