@@ -212,7 +212,14 @@ def test_a_path_crossing_a_line_beyond_its_end_is_not_searched() -> None:
     # The same path crossing inside the line's extent is searched.
     cap2 = np.array([0.2, 0.5, 0.8, -0.1, 0.01, 0.0, 0.0, 0.0, 0.0])
     assert not loop._misses_line(cap2, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, R)
-    # Nearly parallel to the line: not clipped (its rounding would matter),
-    # so a segment ending past the line's end but near it all along is searched.
-    cap3 = np.array([0.5, 0.02, 1.5, 0.0205, 0.001, 0.0, 0.0, 0.0, 0.0])
+    # A segment that leaves the band at a shallow slope (less than CLIP_DD
+    # of approach over its length) is not clipped, since its rounding would
+    # matter: searched, though the clipped part would lie past the end.
+    r = 0.001
+    near = R + r + loop.CULL
+    d0, d1 = near - 0.2 * loop.CLIP_DD, near + 0.5 * loop.CLIP_DD
+    cap3 = np.array([1.5, d0, 0.5, d1, r, 0.0, 0.0, 0.0, 0.0])
     assert not loop._misses_line(cap3, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, R)
+    # The same segment leaving the band steeply is clipped and not searched.
+    cap4 = np.array([1.5, d0, 0.5, d0 + 10 * loop.CLIP_DD, r, 0.0, 0.0, 0.0, 0.0])
+    assert loop._misses_line(cap4, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, R)
