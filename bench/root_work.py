@@ -121,7 +121,7 @@ def count(strokes: list[dict[str, Any]]) -> dict[str, Any]:
     is plain Python (``plain_python_physics``)."""
     import numpy as np
 
-    from piramida.env.physics import loop, roots
+    from piramida.env.physics import detect, loop, roots
     from piramida.env.physics.aiming import stroke
     from piramida.env.physics.loop import alloc
     from piramida.env.physics.scratch import scratch
@@ -166,7 +166,9 @@ def count(strokes: list[dict[str, Any]]) -> dict[str, Any]:
 
     for kind, name in SEARCHES.items():
         setattr(loop, name, counted_search(kind, getattr(loop, name)))
-    roots.peval = counted_peval
+    # detect.py evaluates a capture line itself, with roots' peval imported
+    # by name: both names are counted.
+    roots.peval = detect.peval = counted_peval
     roots.bisect = counted_bisect
     ev, seg = alloc()
     same = records = 0

@@ -21,7 +21,9 @@ def test_the_searches_of_a_few_strokes_are_counted() -> None:
     assert per["line"]["calls"] > per["line"]["no_event"] or per["capture"]["calls"] > 0
     searched = sum(per[kind]["evaluations"] for kind in SEARCHES)
     assert 0 < per["evaluations_in_bisections"] <= per["evaluations"]
-    assert searched <= per["evaluations"] + 1e-9
+    # Each figure is rounded to 0.01 a stroke: five of them may add up to
+    # 0.025 more than their rounded total.
+    assert searched <= per["evaluations"] + 0.03
     assert per["bisections"] > 0
     # The plain Python loop is the compiled one's code: most strokes agree
     # bit for bit (library rounding, hypot's among it, may part a few).
