@@ -5,7 +5,8 @@ round (``bench.interleave``'s way, for ``bench.shot_env``'s benchmark).
 
 Run from the repository root::
 
-    .venv/bin/python -m bench.interleave_env OLD [--variant free] [--search planner] [--frames 10] [--rounds 3] [--json]
+    .venv/bin/python -m bench.interleave_env OLD [--variant free] [--search planner] [--setup "vs greedy"]
+        [--frames 10] [--rounds 3] [--json]
 
 Why: ``bench.shot_env`` run twice on the same code here gave 75 and 121
 steps per CPU second (combined pyramid, the planner's candidates), and
@@ -16,7 +17,10 @@ one after the other on one CPU, timed by the thread's CPU time.
 What a frame is: ``reset(seed=k)`` (the rack, the seats and the noise of
 frame ``k``), then the learner picks among the options offered (the mask)
 with ``numpy.random.default_rng(k)`` against the greedy opponent at the
-noise preset, until the frame ends or ``--max-steps``. The same code picks
+noise preset, until the frame ends or ``--max-steps``. With ``--setup
+"two players"`` (``bench.shot_env``'s other set-up: ``ShotCore`` with
+``opponents = {"self": 1}``, the RLlib env's self-play frames) both
+seats pick that way, one decision a step, and every step counts. The same code picks
 the same options, so two versions that list the same candidates play the
 same frames; frames whose step counts differ are reported (a change that
 changes candidates plays other frames, and its ratio compares other work).
@@ -37,19 +41,28 @@ from typing import Any
 from bench.ab import ABError, signed, summary
 from bench.interleave import Modules, both, launch
 
+#: ``bench.shot_env``'s set-ups (not imported from it: it imports the
+#: environment, which must be imported only once a version's modules are in
+#: place).
+SETUPS = ("vs greedy", "two players")
+
 
 class EnvVersion(Modules):
     """One version's environment, with its modules kept aside."""
 
     probe = "piramida.training.shot_env"
 
-    def __init__(self, variant: str, search: str, noise: str) -> None:
+    def __init__(self, variant: str, search: str, noise: str, setup: str = "vs greedy") -> None:
         import numba
 
-        from piramida.training.shot_env import ShotSelectionEnv
+        from piramida.training import shot_env as se
 
         numba.set_num_threads(1)
-        self.env = ShotSelectionEnv(variant, opponent="greedy", noise=noise, search=search)
+        self.two = setup == "two players"
+        if self.two:
+            self.core = se.ShotCore({"variant": variant, "search": search, "noise": noise, "opponents": {se.SELF: 1.0}})
+        else:
+            self.env = se.ShotSelectionEnv(variant, opponent="greedy", noise=noise, search=search)
         super().__init__()
 
     def frame(self, seed: int, max_steps: int) -> tuple[float, int]:
@@ -60,14 +73,24 @@ class EnvVersion(Modules):
         try:
             rng = np.random.default_rng(seed)
             t0 = time.thread_time()
-            obs, _ = self.env.reset(seed=seed)
             steps = 0
-            while steps < max_steps:
-                legal = np.flatnonzero(obs["action_mask"])
-                obs, _, term, trunc, _ = self.env.step(int(rng.choice(legal)))
-                steps += 1
-                if term or trunc:
-                    break
+            if self.two:
+                seats, _ = self.core.reset(seed=seed)
+                while steps < max_steps:
+                    actor = next(iter(seats))
+                    legal = np.flatnonzero(seats[actor]["action_mask"])
+                    seats, _, term, trunc, _ = self.core.step({actor: int(rng.choice(legal))})
+                    steps += 1
+                    if term["__all__"] or trunc["__all__"]:
+                        break
+            else:
+                obs, _ = self.env.reset(seed=seed)
+                while steps < max_steps:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    obs, _, term, trunc, _ = self.env.step(int(rng.choice(legal)))
+                    steps += 1
+                    if term or trunc:
+                        break
             dt = time.thread_time() - t0
         finally:
             self.leave()
@@ -75,9 +98,9 @@ class EnvVersion(Modules):
 
 
 def worker(layout: str, variant: str, search: str, noise: str, frames: int, rounds: int,
-           max_steps: int) -> dict[str, Any]:
+           max_steps: int, setup: str = "vs greedy") -> dict[str, Any]:
     """The comparison, in a process of its own (it swaps modules)."""
-    old, new = both(layout, lambda: EnvVersion(variant, search, noise))
+    old, new = both(layout, lambda: EnvVersion(variant, search, noise, setup))
     assert isinstance(old, EnvVersion) and isinstance(new, EnvVersion)
     # Warm-up, untimed: a frame of each (the old tree's kernels compile).
     for v in (old, new):
@@ -107,7 +130,7 @@ def worker(layout: str, variant: str, search: str, noise: str, frames: int, roun
               f"steps per CPU second  ratio {round_ratios[-1]:.3f}", file=sys.stderr, flush=True)
     old_rate, new_rate = steps["old"] / cpu["old"], steps["new"] / cpu["new"]
     return {
-        "variant": variant, "search": search, "noise": noise, "frames": frames, "rounds": rounds,
+        "variant": variant, "search": search, "setup": setup, "noise": noise, "frames": frames, "rounds": rounds,
         "max_steps": max_steps, "old_steps_per_cpu_s": old_rate, "new_steps_per_cpu_s": new_rate,
         "ratio": new_rate / old_rate, "round_ratios": round_ratios,
         **{f"round_{k}": v for k, v in summary(round_ratios).items()},
@@ -122,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="free")
     ap.add_argument("--search", choices=("planner", "greedy"), default="planner")
     ap.add_argument("--noise", default="pro")
+    ap.add_argument("--setup", choices=SETUPS, default="vs greedy", help="as bench.shot_env has them")
     ap.add_argument("--frames", type=int, default=10, help="seeded frames a round")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--max-steps", type=int, default=200, help="learner steps a frame at most")
@@ -133,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             if value < 1:
                 raise ABError(f"{name} must be at least 1, got {value}")
         if a.worker is not None:
-            print(json.dumps(worker(a.worker, a.variant, a.search, a.noise, a.frames, a.rounds, a.max_steps)))
+            print(json.dumps(worker(a.worker, a.variant, a.search, a.noise, a.frames, a.rounds, a.max_steps,
+                                    a.setup)))
             return 0
         if a.old is None:
             raise ABError("name the commit to compare the working tree with")
@@ -142,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         if a.variant not in VARIANTS:
             raise ABError(f"unknown variant {a.variant!r} (known: {', '.join(VARIANTS)})")
         out = launch("bench.interleave_env", a.old, [
-            "--variant", a.variant, "--search", a.search, "--noise", a.noise, "--frames", str(a.frames),
+            "--variant", a.variant, "--search", a.search, "--setup", a.setup, "--noise", a.noise,
+            "--frames", str(a.frames),
             "--rounds", str(a.rounds), "--max-steps", str(a.max_steps),
         ])
     except ABError as exc:
@@ -151,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     if signed(out, "bench.interleave_env", given, a.json):
         return 0
     print(f"old {out['old_steps_per_cpu_s']:.1f}  new {out['new_steps_per_cpu_s']:.1f} steps per CPU second "
-          f"({out['variant']}, {out['search']}'s candidates, {out['frames']} frames x {out['rounds']} rounds): "
+          f"({out['variant']}, {out['search']}'s candidates, {out['setup']}, {out['frames']} frames x "
+          f"{out['rounds']} rounds): "
           f"new / old {out['ratio']:.3f}, rounds {out['round_min_ratio']:.3f}-{out['round_max_ratio']:.3f}")
     if out["frames_whose_steps_differ"]:
         print(f"note: {out['frames_whose_steps_differ']} frames took a different number of steps in the two "

@@ -19,6 +19,8 @@ plain shot left when nothing else is.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +35,7 @@ from piramida.env.errors import PiramidaError
 from piramida.env.physics import simulate
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.shot import Shot
+from piramida.env.table import Table
 
 XY = tuple[float, float]
 
@@ -60,9 +63,9 @@ def _break_spots(ctx: Context) -> list[tuple[XY, XY, float, float]]:
     return out
 
 
-def break_trials(ctx: Context) -> list[Trial]:
-    """Greedy's break strokes, simulated and judged: full and half-ball
-    hits on the apex ball at 8 and 6.5 m/s from three spots."""
+def break_strokes(ctx: Context) -> list[Shot]:
+    """Greedy's break strokes: full and half-ball hits on the apex ball at
+    8 and 6.5 m/s from three spots."""
     if not ctx.pos.balls:
         return []
     ball = ctx.first_cue_ball()
@@ -71,19 +74,94 @@ def break_trials(ctx: Context) -> list[Trial]:
         for off in (0.0, 0.5, -0.5):
             phi = base + math.degrees(math.asin(min(0.99, off * 2 * ctx.R / d)))
             for v in (8.0, 6.5):
-                tr = ctx.trial(Shot(ball=ball, phi=phi % 360.0, v=v, place=place))
-                if tr is not None:
-                    out.append(tr)
+                out.append(Shot(ball=ball, phi=phi % 360.0, v=v, place=place))
     return out
 
 
+def break_trials(ctx: Context) -> list[Trial]:
+    """``break_strokes``, simulated and judged (those the physics or the
+    referee refuses left out)."""
+    out = []
+    for shot in break_strokes(ctx):
+        tr = ctx.trial(shot)
+        if tr is not None:
+            out.append(tr)
+    return out
+
+
+#: ``best_break``'s values of greedy's break strokes, per rack layout, for
+#: the last ``BREAK_MEMO_SIZE`` layouts.
+BREAK_MEMO_SIZE = 32
+_break_values: OrderedDict[tuple[Any, ...], tuple[Table, tuple[float | None, ...]]] = OrderedDict()
+_break_lock = threading.Lock()
+
+
 def best_break(ctx: Context) -> Trial | None:
-    """The first of ``break_trials`` with the highest value, or None."""
-    best: Trial | None = None
-    for tr in break_trials(ctx):
-        if best is None or tr.value > best.value:
-            best = tr
+    """The first of ``break_strokes`` with the highest value (judged), or
+    None when the physics or the referee refuses them all.
+
+    Every frame starts from the same rack, its balls shuffled, and judging
+    the 18 strokes in full (a break's log is some 180 events) was about a
+    tenth of a free-pyramid self-play frame. Where the referee says a
+    break's value does not depend on which ball lies where
+    (``Referee.break_by_layout``), the values are kept per layout
+    (``_layout_key``) and the next frame from that layout judges only the
+    stroke chosen: the same stroke and trial as judging them all, and the
+    same strokes counted in a budget."""
+    shots = break_strokes(ctx)
+    key = _layout_key(ctx)
+    if key is not None:
+        with _break_lock:
+            got = _break_values.get(key)
+            if got is not None and got[0] is ctx.table:
+                _break_values.move_to_end(key)
+                values = got[1]
+            else:
+                values = None
+        if values is not None:
+            if ctx.budget is not None:
+                ctx.budget.used += len(shots)  # as ``Context.trial`` counts each
+            k = _first_best(values)
+            return ctx.judged(shots[k]) if k is not None else None
+    trials = [ctx.trial(shot) for shot in shots]
+    if key is not None:
+        with _break_lock:
+            _break_values[key] = (ctx.table, tuple(tr.value if tr is not None else None for tr in trials))
+            if len(_break_values) > BREAK_MEMO_SIZE:
+                _break_values.popitem(last=False)
+    k = _first_best([tr.value if tr is not None else None for tr in trials])
+    return trials[k] if k is not None else None
+
+
+def _first_best(values: Sequence[float | None]) -> int | None:
+    """The index of the first of the highest ``values`` (None: refused)."""
+    best: int | None = None
+    top = 0.0
+    for k, v in enumerate(values):
+        if v is not None and (best is None or v > top):
+            best, top = k, v
     return best
+
+
+def _layout_key(ctx: Context) -> tuple[Any, ...] | None:
+    """What fixes the values of ``break_strokes`` where the referee says
+    the balls' numbers do not (``Referee.break_by_layout``): the referee's
+    kind and options, the table, where the balls lie (not which lies
+    where: every spot taken, and the struck ball's spot if it is on the
+    table), the struck ball and the frame's state but for the position;
+    None where the numbers may count."""
+    ref = ctx.referee
+    if not ctx.pos.balls or not ref.break_by_layout(ctx.state):
+        return None
+    pos, st = ctx.pos, ctx.state
+    ball = ctx.first_cue_ball()
+    spots = tuple(sorted((x, y) for b, x, y in pos.balls if b != ball))
+    own = pos.xy(ball) if ball in pos else None
+    options = repr(sorted(ref.options.items()))
+    return (
+        type(ref), options, id(ctx.table), spots, ball, own, pos.to_move, pos.in_hand, ctx.me,
+        st.next, st.breaker,
+    )
 
 
 def break_shot(ctx: Context) -> Shot:
@@ -245,12 +323,14 @@ def final(ctx: Context, shot: Shot) -> Shot:
 
 
 __all__ = [
+    "BREAK_MEMO_SIZE",
     "BREAK_OFFSETS",
     "BREAK_SPEEDS",
     "SAFETY_PAIRS",
     "best_break",
     "break_family",
     "break_shot",
+    "break_strokes",
     "break_trials",
     "fallback",
     "final",

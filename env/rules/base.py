@@ -114,6 +114,8 @@ class Referee(Protocol):
 
     def relabeled(self, ruling: Ruling, old: tuple[str, ...], new: tuple[str, ...], after: Position) -> Ruling: ...
 
+    def break_by_layout(self, state: State) -> bool: ...
+
     def choose(self, state: State, choice: str) -> State: ...
 
     def legal_choices(self, state: State) -> tuple[str, ...]: ...
@@ -181,6 +183,16 @@ class BaseReferee:
     @property
     def variant(self) -> str:
         return self.game_type.variant
+
+    def break_by_layout(self, state: State) -> bool:
+        """Whether, at ``state``, a break's ruling is worth the same to the
+        shooter whichever ball lies on which spot of the rack: then a
+        stroke's value (agents/shots/context.py ``Context.value``) is
+        fixed by where the balls lie, and a search may keep it from one
+        frame to the next (every frame's rack is the same, its balls
+        shuffled). False by default: the rules may read the balls'
+        numbers."""
+        return False
 
     # ------------------------------------------------------------ the frame
     def initial_state(self, position: Position) -> State:

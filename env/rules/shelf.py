@@ -56,6 +56,30 @@ class ShelfReferee(BaseReferee):
     def points(self) -> bool:
         return self.options.get("scoring", "balls") == "points"
 
+    def break_by_layout(self, state: State) -> bool:
+        """True for a break from a fresh frame (no score, shelf, debt or
+        pending choice yet) where balls score by count: every ball the
+        ruling scores counts one whatever its number (``value``), and what
+        else a break's ruling reads names no object ball by its number -
+        the break's own foul (item 12.1: balls reaching cushions or
+        dropping, docs/game_rules.md §4.2), no contact, the jump and push
+        fouls, and the struck ball, which is the same ball in every frame.
+        Where balls are re-spotted differs by number; a ruling's value
+        does not read it. Not with ``scoring = "points"``, which sums the
+        numbers."""
+        p = state.position
+        return (
+            p.is_break
+            and not self.points()
+            and p.score == (0, 0)
+            and p.shelves == ((), ())
+            and p.owed == (0, 0)
+            and state.pending is None
+            and state.winner is None
+            and not state.over
+            and state.fouls_charged == (0, 0)
+        )
+
     def target(self) -> int:
         if self.points():
             return int(self.options["points_target"])

@@ -25,13 +25,15 @@ def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.slow
-def test_head_against_itself_plays_the_same_frames(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("setup", ["vs greedy", "two players"])
+def test_head_against_itself_plays_the_same_frames(setup: str, capsys: pytest.CaptureFixture[str]) -> None:
     # The old tree is HEAD: both versions play the same frames, step for
     # step, each from its own files.
-    args = ["HEAD", "--variant", "combined", "--search", "greedy", "--frames", "2", "--rounds", "1",
-            "--max-steps", "4", "--json"]
+    args = ["HEAD", "--variant", "combined", "--search", "greedy", "--setup", setup, "--frames", "2",
+            "--rounds", "1", "--max-steps", "4", "--json"]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
+    assert out["setup"] == setup
     assert re.fullmatch(r"[0-9a-f]{40}", out["old_commit"])
     assert out["frames_whose_steps_differ"] == 0
     assert out["old_steps_per_cpu_s"] > 0 and out["new_steps_per_cpu_s"] > 0
