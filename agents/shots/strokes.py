@@ -124,12 +124,13 @@ def best_break(ctx: Context) -> Trial | None:
             k = _first_best(values)
             return ctx.judged(shots[k]) if k is not None else None
     trials = [ctx.trial(shot) for shot in shots]
+    judged = tuple(tr.value if tr is not None else None for tr in trials)
     if key is not None:
         with _break_lock:
-            _break_values[key] = (ctx.table, tuple(tr.value if tr is not None else None for tr in trials))
+            _break_values[key] = (ctx.table, judged)
             if len(_break_values) > BREAK_MEMO_SIZE:
                 _break_values.popitem(last=False)
-    k = _first_best([tr.value if tr is not None else None for tr in trials])
+    k = _first_best(judged)
     return trials[k] if k is not None else None
 
 

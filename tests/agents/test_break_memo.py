@@ -36,12 +36,16 @@ def judged_all(ctx: Context):
 def test_the_break_values_do_not_read_the_numbers(variant: str) -> None:
     """What ``break_by_layout`` claims, on the racks of several frames (the
     same spots, the balls shuffled): every stroke's value is the same."""
-    seen = set()
+    seen, layouts, labellings = set(), set(), set()
     for seed in range(4):
         pos = Position.start(variant, seed=seed)
+        layouts.add(tuple(sorted((x, y) for _b, x, y in pos.balls)))
+        labellings.add(pos.balls)
         ctx = ctx_of(pos)
         assert ctx.referee.break_by_layout(ctx.state)
         seen.add(tuple(tr.value for tr in break_trials(ctx)))
+    # One rack, its balls shuffled: the claim is tested, not assumed.
+    assert len(layouts) == 1 and len(labellings) == 4
     assert len(seen) == 1
 
 

@@ -11,6 +11,13 @@ import pytest
 from bench.interleave_env import main
 
 
+def test_the_set_ups_are_bench_shot_envs() -> None:
+    # Kept as a copy there (importing bench.shot_env imports the environment).
+    from bench import interleave_env, shot_env
+
+    assert interleave_env.SETUPS == shot_env.SETUPS
+
+
 def test_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     # (A bad commit or round count: tests/bench/test_comparison_errors.py.)
     assert main(["HEAD", "--frames", "0"]) == 2
