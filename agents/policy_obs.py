@@ -34,7 +34,15 @@ from typing import Any
 import numpy as np
 
 from piramida.agents.base import Action, GameView
-from piramida.agents.shots.candidates import GREEDY, PLANNER, Candidate, Search, candidates, column
+from piramida.agents.shots.candidates import (
+    GREEDY,
+    PLANNER,
+    Candidate,
+    Offer,
+    Search,
+    candidates,
+    column,
+)
 from piramida.agents.shots.ghost import pot_lines
 from piramida.agents.shots.strokes import lag_shot
 from piramida.env.position import COLOURED
@@ -49,6 +57,9 @@ GLOBAL_F = 11
 #: Safeties kept when a decision has more than ``K`` candidates: the pots
 #: and their position variants fill the rest.
 KEEP_SAFETIES = 8
+#: What a decision offers of its candidates (``Offer.select``); the search
+#: is told, so that it makes no position variant the offer would cut.
+OFFER = Offer(K, KEEP_SAFETIES)
 
 SEARCHES: dict[str, Search] = {"planner": PLANNER, "greedy": GREEDY}
 
@@ -114,18 +125,15 @@ def options(view: GameView, noise: Any = "pro", search: Search | str = PLANNER) 
         row = np.zeros(CAND_F, np.float32)
         row[_C["present"]] = 1.0
         return [Option(shot, row)]
-    cands = select(candidates(view, noise, search), K)
+    cands = candidates(view, noise, search, offer=OFFER)
     return [Option(c.shot, cand_row(view, c), c) for c in cands]
 
 
 def select(cands: Sequence[Candidate], k: int) -> list[Candidate]:
     """At most ``k`` candidates: up to ``KEEP_SAFETIES`` safeties, the rest
-    pots (and breaks) in the toolbox's order, best first."""
-    if len(cands) <= k:
-        return list(cands)
-    safeties = [c for c in cands if c.kind == "safety"][:KEEP_SAFETIES]
-    others = [c for c in cands if c.kind != "safety"]
-    return others[: k - len(safeties)] + safeties[: k - min(len(others), k - len(safeties))]
+    pots (and breaks) in the toolbox's order, best first
+    (``Offer.select``)."""
+    return Offer(k, KEEP_SAFETIES).select(cands)
 
 
 def _xy(view: GameView, ball: str | None) -> tuple[float, float] | None:

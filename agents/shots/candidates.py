@@ -38,8 +38,8 @@ are not counted in a budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 
 import numpy as np
@@ -230,6 +230,36 @@ class Candidate:
         return got
 
 
+@dataclass(frozen=True)
+class Offer:
+    """What a caller that offers at most ``k`` of a decision's candidates
+    keeps of them (``select``): up to ``safeties`` safeties, and the other
+    candidates, in the search's order, filling the rest.
+
+    Given to ``candidates``, the search makes only what ``select`` keeps:
+    it stops making position variants (the last of the other candidates)
+    once the others fill what ``select`` leaves them, and describes only
+    the candidates kept. The answer is ``select`` of the whole search's
+    candidates, the same strokes with the same feature vectors
+    (tests/agents/test_offer.py): a policy that sees at most ``k``
+    options a decision (agents/policy_obs.py) need not wait for the
+    variants it would never see, about ten a free-pyramid decision."""
+
+    k: int
+    safeties: int
+
+    def select(self, cands: Sequence[Candidate]) -> list[Candidate]:
+        """At most ``k`` of ``cands`` (a decision's candidates, in the
+        search's order): up to ``safeties`` safeties, the others in order
+        filling the rest, then the safeties."""
+        k = self.k
+        if len(cands) <= k:
+            return list(cands)
+        safeties = [c for c in cands if c.kind == "safety"][: self.safeties]
+        others = [c for c in cands if c.kind != "safety"]
+        return others[: k - len(safeties)] + safeties[: k - min(len(others), k - len(safeties))]
+
+
 def spin_name(b: float) -> str:
     return "follow" if b > 0.15 else ("draw" if b < -0.15 else "stun")
 
@@ -239,28 +269,36 @@ def candidates(
     noise: str | Noise | None = "pro",
     search: Search = PLANNER,
     budget: Budget | None = None,
+    offer: Offer | None = None,
 ) -> list[Candidate]:
     """Every candidate shot of a shot decision in ``view`` for a player of
     skill ``noise`` (a preset name, a .toml file, a Noise, or None for no
-    noise), as ``search`` says; see the module docstring."""
-    return generate(Context(view, budget, PotModel.of(noise)), search)
+    noise), as ``search`` says (see the module docstring); with ``offer``,
+    only those ``offer.select`` keeps of them."""
+    return generate(Context(view, budget, PotModel.of(noise)), search, offer)
 
 
-def generate(ctx: Context, search: Search) -> list[Candidate]:
+def generate(ctx: Context, search: Search, offer: Offer | None = None) -> list[Candidate]:
     """``candidates`` in a decision context (its model is the skill; its
     budget counts the search's noise-free strokes)."""
-    gen = _Generation(ctx, search)
+    gen = _Generation(ctx, search, offer)
     gen.run()
+    # ``select`` reads only the candidates' kinds and order. What it drops
+    # is a safety after every safety it keeps, a break after every break it
+    # keeps, or a pot, which carries its trial: describing only the kept
+    # ones judges each of them as describing them all would.
+    kept = gen.out if offer is None else offer.select(gen.out)
     book = NextPots()
-    return [describe(ctx, c, book) for c in gen.out]
+    return [describe(ctx, c, book) for c in kept]
 
 
 class _Generation:
     """One run of the search: the candidates so far, unique and legal."""
 
-    def __init__(self, ctx: Context, search: Search) -> None:
+    def __init__(self, ctx: Context, search: Search, offer: Offer | None = None) -> None:
         self.ctx = ctx
         self.search = search
+        self.offer = offer
         self.out: list[Candidate] = []
         #: The strokes so far: two shots are equal when every field is
         #: (as their texts are: ``Shot.to_text`` writes floats exactly).
@@ -287,13 +325,14 @@ class _Generation:
         if ctx.best_p < search.bank_when:
             for c in self.banks():
                 self.add(c)
-        for c in self.variants(refined):
+        # With candidates already, the safeties do not depend on the
+        # variants: made first, they tell how many others an offer keeps.
+        safeties = self.safeties(refined) if self.out else None
+        self.variants(refined, self.room_for_others(safeties))
+        if safeties is None:
+            safeties = self.safeties(refined)
+        for c in safeties:
             self.add(c)
-        if not (search.safety_if_no_pot and refined):
-            few = search.safety_balls if ctx.best_p >= search.safety_when else 2 * search.safety_balls
-            pairs = safety_pairs(ctx)[: few if self.out else 2 * search.safety_balls]
-            for shot, target in safety_shots(ctx, pairs, search.safety_strokes):
-                self.add(Candidate(shot, "safety", target=target))
         if not self.out:
             try:
                 self.add(Candidate(fallback(ctx), "safety"))
@@ -366,21 +405,71 @@ class _Generation:
             )
         return [(ln, pl, a.trial, a.p) for ln, pl, a in kept]
 
-    def variants(self, refined: list[tuple[PotLine, XY | None, Trial, float]]) -> list[Candidate]:
+    def safeties(self, refined: list[tuple[PotLine, XY | None, Trial, float]]) -> list[Candidate]:
+        """Strokes at the nearest clear balls (``search.safety_strokes``),
+        twice as many balls when no pot is ``safety_when`` likely or no
+        candidate was found; none with ``safety_if_no_pot`` and a pot."""
+        ctx, search = self.ctx, self.search
+        if search.safety_if_no_pot and refined:
+            return []
+        few = search.safety_balls if ctx.best_p >= search.safety_when else 2 * search.safety_balls
+        pairs = safety_pairs(ctx)[: few if self.out else 2 * search.safety_balls]
+        return [Candidate(shot, "safety", target=target) for shot, target in safety_shots(ctx, pairs, search.safety_strokes)]
+
+    def room_for_others(self, safeties: list[Candidate] | None) -> tuple[int, list[Candidate]] | None:
+        """(How many candidates other than safeties the offer keeps, the
+        safeties), given the safeties still to be added; None without an
+        offer (or before the safeties are known)."""
+        if self.offer is None or safeties is None:
+            return None
+        seen = set(self.seen)
+        n = 0
+        for c in safeties:  # as ``add`` will take them
+            if c.shot not in seen and self.ctx.legal(c.shot):
+                seen.add(c.shot)
+                n += 1
+        return self.offer.k - min(n, self.offer.safeties), safeties
+
+    def variants(
+        self, refined: list[tuple[PotLine, XY | None, Trial, float]], room: tuple[int, list[Candidate]] | None = None
+    ) -> None:
         """Position play: each spin and pace of ``spins`` re-refined from the
-        corrected aim of the best ``spin_lines`` pots."""
-        out: list[Candidate] = []
-        for line, place, tr, p in refined[: self.search.spin_lines]:
+        corrected aim of the best ``spin_lines`` pots, added as they come;
+        with ``room`` (``room_for_others``), only until the candidates other than
+        safeties fill it."""
+        lines = refined[: self.search.spin_lines]
+        for i, (line, place, tr, p) in enumerate(lines):
             like = reference_of(self.ctx, tr)
             start = replace(line, phi=tr.shot.phi)
             sec = secant_for(self.ctx, start)
-            for b, k, name in self.search.spins:
+            for j, (b, k, name) in enumerate(self.search.spins):
                 if self.spent():
                     break
+                if room is not None and len(self.out) >= room[0]:
+                    if not self.collides(lines, i, j, room[1]):
+                        return
+                    room = None
                 alt = refine(self.ctx, start, place, tr.shot.v * k, like, sec=sec, b=b)
                 if alt is not None:
-                    out.append(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
-        return out
+                    self.add(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
+
+    def collides(
+        self, lines: list[tuple[PotLine, XY | None, Trial, float]], i: int, j: int, safeties: list[Candidate]
+    ) -> bool:
+        """Whether a variant not yet made (spin ``j`` on of line ``i``, and
+        every spin of the lines after it) could be one of ``safeties``'
+        strokes: then it would keep that safety out, and leave room for
+        one more. A variant's strokes differ from the template ``ctx.shot``
+        makes for it only in direction, so no field but the direction
+        equal to a safety's, no such variant."""
+        sig = {_fixed(c.shot) for c in safeties}
+        spins = self.search.spins
+        for line, place, tr, _p in lines[i:]:
+            for b, k, _name in spins[j:]:
+                if _fixed(self.ctx.shot(line, 0.0, tr.shot.v * k, place, b=b)) in sig:
+                    return True
+            j = 0
+        return False
 
     def svoyaks(self) -> list[Candidate]:
         """The struck ball in off an object ball (shots/svoyak.py), where it
@@ -427,6 +516,14 @@ class _Generation:
                     out.append(Candidate(tr.shot, "pot", line, "bank", p, trial=tr, target=line.target))
                     break
         return out
+
+
+_FIXED = tuple(f.name for f in fields(Shot) if f.name != "phi")
+
+
+def _fixed(shot: Shot) -> tuple[object, ...]:
+    """Every field of ``shot`` but its direction."""
+    return tuple(getattr(shot, name) for name in _FIXED)
 
 
 def describe(ctx: Context, c: Candidate, book: NextPots | None = None) -> Candidate:
@@ -585,6 +682,7 @@ __all__ = [
     "LAYOUT_VERSION",
     "MAX_LINES",
     "NextPots",
+    "Offer",
     "PLANNER",
     "SAFETY_BALLS",
     "SAFETY_STROKES",
