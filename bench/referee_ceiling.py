@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import shlex
 import statistics
 import sys
 import time
@@ -42,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from bench.ab import signed
 from bench.positions import SETS
 
 
@@ -167,12 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.rounds < 1:
         ap.error(f"--rounds must be at least 1, got {a.rounds}")
     out = measure(a.limit, a.noise, a.search, a.positions, a.rounds)
-    from piramida.eval.version import code_version
-
-    out["version"] = code_version()
-    out["command"] = shlex.join(["python", "-m", "bench.referee_ceiling", *(argv if argv is not None else sys.argv[1:])])
-    if a.json:
-        print(json.dumps(out))
+    if signed(out, "bench.referee_ceiling", list(sys.argv[1:] if argv is None else argv), a.json):
         return 0
     print(
         f"candidates ({out['search']} search, {out['positions']} {out['position_set']} positions, "
