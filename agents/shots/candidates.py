@@ -328,7 +328,7 @@ class _Generation:
         # With candidates already, the safeties do not depend on the
         # variants: made first, they tell how many others an offer keeps.
         safeties = self.safeties(refined) if self.out else None
-        self.variants(refined, self.room_for_others(safeties))
+        self.variants(refined, self.room_for_others(safeties), safeties or [])
         if safeties is None:
             safeties = self.safeties(refined)
         for c in safeties:
@@ -416,10 +416,10 @@ class _Generation:
         pairs = safety_pairs(ctx)[: few if self.out else 2 * search.safety_balls]
         return [Candidate(shot, "safety", target=target) for shot, target in safety_shots(ctx, pairs, search.safety_strokes)]
 
-    def room_for_others(self, safeties: list[Candidate] | None) -> tuple[int, list[Candidate]] | None:
-        """(How many candidates other than safeties the offer keeps, the
-        safeties), given the safeties still to be added; None without an
-        offer (or before the safeties are known)."""
+    def room_for_others(self, safeties: list[Candidate] | None) -> int | None:
+        """How many candidates other than safeties the offer keeps, given
+        the safeties still to be added; None without an offer (or before
+        the safeties are known)."""
         if self.offer is None or safeties is None:
             return None
         seen = set(self.seen)
@@ -428,15 +428,19 @@ class _Generation:
             if c.shot not in seen and self.ctx.legal(c.shot):
                 seen.add(c.shot)
                 n += 1
-        return self.offer.k - min(n, self.offer.safeties), safeties
+        return self.offer.k - min(n, self.offer.safeties)
 
     def variants(
-        self, refined: list[tuple[PotLine, XY | None, Trial, float]], room: tuple[int, list[Candidate]] | None = None
+        self,
+        refined: list[tuple[PotLine, XY | None, Trial, float]],
+        room: int | None = None,
+        safeties: Sequence[Candidate] = (),
     ) -> None:
         """Position play: each spin and pace of ``spins`` re-refined from the
         corrected aim of the best ``spin_lines`` pots, added as they come;
-        with ``room`` (``room_for_others``), only until the candidates other than
-        safeties fill it."""
+        with ``room`` (``room_for_others``), only until the candidates other
+        than safeties fill it, unless one still to be made could be one of
+        ``safeties``' strokes (``collides``)."""
         lines = refined[: self.search.spin_lines]
         for i, (line, place, tr, p) in enumerate(lines):
             like = reference_of(self.ctx, tr)
@@ -445,8 +449,8 @@ class _Generation:
             for j, (b, k, name) in enumerate(self.search.spins):
                 if self.spent():
                     break
-                if room is not None and len(self.out) >= room[0]:
-                    if not self.collides(lines, i, j, room[1]):
+                if room is not None and len(self.out) >= room:
+                    if not self.collides(lines, i, j, safeties):
                         return
                     room = None
                 alt = refine(self.ctx, start, place, tr.shot.v * k, like, sec=sec, b=b)
@@ -454,7 +458,7 @@ class _Generation:
                     self.add(Candidate(alt.shot, "pot", line, name, p, trial=alt, target=line.target))
 
     def collides(
-        self, lines: list[tuple[PotLine, XY | None, Trial, float]], i: int, j: int, safeties: list[Candidate]
+        self, lines: list[tuple[PotLine, XY | None, Trial, float]], i: int, j: int, safeties: Sequence[Candidate]
     ) -> bool:
         """Whether a variant not yet made (spin ``j`` on of line ``i``, and
         every spin of the lines after it) could be one of ``safeties``'
