@@ -3,7 +3,7 @@ decision, with its noise-free trial and feature vector.
 
 Over the 200 reference positions (``bench/positions/reference.jsonl``),
 one call each with the planner's search (``shots.PLANNER``; ``--search
-greedy``: greedy's, ``shots.GREEDY``) at ``pro`` noise, on one core (numba's threads set to one), after a warm-up
+greedy``: greedy's, ``shots.GREEDY``; ``--search lean``: ``shots.LEAN``) at ``pro`` noise, on one core (numba's threads set to one), after a warm-up
 pass over every position that loads the compiled kernels (its CPU time a
 call is ``warm_up_mean_cpu_ms``). Prints one JSON object::
 
@@ -56,10 +56,11 @@ def measure(
     import numba
 
     from bench.planner import load_positions
-    from piramida.agents.shots import FEATURES, GREEDY, PLANNER, candidates
+    from piramida.agents.policy_obs import SEARCHES
+    from piramida.agents.shots import FEATURES, candidates
     from piramida.env.view import GameView
 
-    how = {"planner": PLANNER, "greedy": GREEDY}[search]
+    how = SEARCHES[search]
 
     numba.set_num_threads(1)
     refs = load_positions(SETS[positions])[:limit]
@@ -125,10 +126,11 @@ def compare(
     import numba
 
     from bench.planner import load_positions
-    from piramida.agents.shots import GREEDY, PLANNER, candidates, probe
+    from piramida.agents.policy_obs import SEARCHES
+    from piramida.agents.shots import candidates, probe
     from piramida.env.view import GameView
 
-    how = {"planner": PLANNER, "greedy": GREEDY}[search]
+    how = SEARCHES[search]
     numba.set_num_threads(1)
     views = [GameView.for_position(r["position"]) for r in load_positions(SETS[positions])[:limit]]
     best = {True: [float("inf")] * len(views), False: [float("inf")] * len(views)}
@@ -192,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--repeats", type=int, default=1, help="calls per position; the fastest counts")
     ap.add_argument(
-        "--search", choices=("planner", "greedy"), default="planner",
-        help="the planner's search (the default; what the target is about) or greedy's",
+        "--search", choices=("planner", "lean", "greedy"), default="planner",
+        help="the planner's search (the default; what the target is about), the policies' lean one or greedy's",
     )
     ap.add_argument("--digest", action="store_true", help="print the digest of every candidate instead")
     ap.add_argument(

@@ -4,8 +4,9 @@ Run from the repository root::
 
     .venv/bin/python -m bench.shot_env [--steps N] [--variants free,combined] [--json]
 
-For each variant and candidate search ("planner", the env's default, and
-"greedy", what the training configs use), in two set-ups as
+For each variant and candidate search ("planner", the env's default,
+"lean", the policies' fast one, and "greedy", what the training configs
+use from scratch), in two set-ups as
 ``bench.env_steps`` has them:
 
 - ``vs greedy`` (``ShotSelectionEnv``, the single-agent env): the learner
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--variants", default="free,combined")
-    ap.add_argument("--searches", default="planner,greedy")
+    ap.add_argument("--searches", default="planner,lean,greedy")
     ap.add_argument("--setups", default=",".join(SETUPS), help="vs greedy, two players (comma-separated)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
@@ -128,6 +129,9 @@ def main(argv: list[str] | None = None) -> None:
     for x in setups:
         if x not in SETUPS:
             ap.error(f"--setups: unknown set-up {x!r} (known: {', '.join(SETUPS)})")
+    for x in a.searches.split(","):
+        if x not in se.SEARCHES:
+            ap.error(f"--searches: unknown search {x!r} (known: {', '.join(se.SEARCHES)})")
     pinned = pin_one_core()
     rows = [
         measure(v, s, a.steps, u) for u in setups for v in a.variants.split(",") for s in a.searches.split(",")

@@ -251,8 +251,11 @@ class Run:
 
 def init_state(cfg: TrainConfig) -> dict[str, Any]:
     """The network weights of ``cfg.init`` (a policy file), checked against
-    the run: the same variant, candidate search and network; a one-line
-    ``TrainError`` otherwise."""
+    the run: the same variant and network; a one-line ``TrainError``
+    otherwise. The candidate search may differ: the network scores each
+    option from its features, whatever set of options a search offers, so
+    a policy trained on the planner's candidates can start a run on the
+    lean ones (configs/training/free_lean.toml)."""
     from piramida.agents.policy import PolicyFileError, load_policy
     from piramida.agents.policy_net import net_config
 
@@ -260,9 +263,8 @@ def init_state(cfg: TrainConfig) -> dict[str, Any]:
         data = load_policy(cfg.init)
     except PolicyFileError as exc:
         raise TrainError(f"training.init: {exc}") from None
-    for key, want in (("variant", cfg.variant), ("search", cfg.search)):
-        if data[key] != want:
-            raise TrainError(f"training.init: {cfg.init} is a {key} {data[key]!r} policy, the run's {key} is {want!r}")
+    if data["variant"] != cfg.variant:
+        raise TrainError(f"training.init: {cfg.init} is a variant {data['variant']!r} policy, the run's variant is {cfg.variant!r}")
     if net_config(data["net"]) != net_config(cfg.net):
         raise TrainError(f"training.init: {cfg.init} has the network {net_config(data['net'])}, the run's [training.net] is {net_config(cfg.net)}")
     return dict(data["state_dict"])

@@ -166,6 +166,15 @@ GREEDY = Search(
     sparse_rack_pots=False,
 )
 
+#: The policies' lean search: the planner's kinds of candidate for its four
+#: easiest pots, position variants of the best two, no banks. In free
+#: pyramid it costs about 4 ms a decision against the planner's 10-12
+#: (``bench.search_widths``), so that an environment offering it runs
+#: about twice as many steps a CPU second (docs/training.md,
+#: "Environment speed"); the planner itself still chooses outside it in a
+#: fifth of free-pyramid decisions, so it is not the planner's.
+LEAN = Search(max_lines=4, keep_pots=4, spin_lines=2, banks=0)
+
 #: The layout of ``Candidate.features``; ``LAYOUT_VERSION`` changes with it.
 FEATURES: tuple[str, ...] = (
     "is_pot",  # a direct pot (1), else 0
@@ -684,6 +693,7 @@ __all__ = [
     "GREEDY",
     "KEEP_POTS",
     "LAYOUT_VERSION",
+    "LEAN",
     "MAX_LINES",
     "NextPots",
     "Offer",

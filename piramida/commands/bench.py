@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         limit: int | None = typer.Option(None, "--limit", min=1, max=200, help="Only the first N positions of the set."),
         noise: str = typer.Option("pro", "--noise", help="The skill the candidates are found for."),
         search: str = typer.Option(
-            "planner", "--search", help="Whose search: planner (the default) or greedy."
+            "planner", "--search", help="Whose search: planner (the default), lean (the policies' fast one) or greedy."
         ),
         compare_python: int = typer.Option(
             0, "--compare-python", min=0, max=20, metavar="ROUNDS",
@@ -90,8 +90,8 @@ def register(app: typer.Typer) -> None:
         """Mean and 95th-percentile time of agents.shots.candidates (every
         candidate shot of a decision, with its features) over the 200
         reference positions, on one core, and the mean number of candidates."""
-        if search not in ("planner", "greedy"):
-            raise typer.BadParameter(f"unknown search {search!r}; known: planner, greedy", param_hint="--search")
+        if search not in ("planner", "lean", "greedy"):
+            raise typer.BadParameter(f"unknown search {search!r}; known: planner, lean, greedy", param_hint="--search")
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
         from bench.candidates import main

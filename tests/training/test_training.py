@@ -163,7 +163,7 @@ def test_shipped_configs_load() -> None:
     from piramida.training.run import init_state
 
     names = sorted(p.stem for p in (CONFIG_DIR / "training").glob("*.toml"))
-    assert names == ["classic71", "combined", "combined_bc", "free", "free_bc", "smoke"]
+    assert names == ["classic71", "combined", "combined_bc", "free", "free_bc", "free_lean", "smoke"]
     repo = Path(__file__).resolve().parents[2]
     for name in names:
         cfg = load_config(CONFIG_DIR / "training" / f"{name}.toml")
@@ -206,8 +206,10 @@ def test_train_address_uses_a_real_two_node_ray_cluster(tmp_path: Path, ray_temp
 
 def test_a_run_starts_from_a_policy_file(tmp_path: Path, ray_temp: str) -> None:
     """``init = FILE``: main starts from the file's weights (with lr 0 they
-    are still there after an iteration); a file that does not fit the run
-    is a one-line error before Ray starts."""
+    are still there after an iteration), also where the file was trained
+    on another candidate search (the network scores options from their
+    features); a file of another variant or network is a one-line error
+    before Ray starts."""
     from piramida.agents.policy import load_policy, save_policy
     from piramida.agents.policy_net import build_net
     from piramida.training.run import TrainError, export, train
@@ -215,7 +217,7 @@ def test_a_run_starts_from_a_policy_file(tmp_path: Path, ray_temp: str) -> None:
     torch.manual_seed(5)
     state = {k: v + 0.05 * torch.randn_like(v) for k, v in build_net({"hidden": 16}).state_dict().items()}
     init = tmp_path / "init.pt"
-    meta = {"code_version": "test", "variant": "free", "noise": "pro", "search": "greedy", "net": {"hidden": 16}, "config": ""}
+    meta = {"code_version": "test", "variant": "free", "noise": "pro", "search": "planner", "net": {"hidden": 16}, "config": ""}
     save_policy(init, state, meta)
     text = SMOKE.read_text().replace("epochs = 1\n", f'epochs = 1\nlr = 0.0\ninit = "{init}"\n').replace("every = 2", "every = 0")
     train(tmp_path / "run", parse_config(text), iterations=1, cpus=2, temp_dir=ray_temp)
@@ -223,7 +225,8 @@ def test_a_run_starts_from_a_policy_file(tmp_path: Path, ray_temp: str) -> None:
     got = load_policy(tmp_path / "out.pt")["state_dict"]
     assert set(got) == set(state) and all(torch.equal(got[k], state[k]) for k in state)
 
-    for old, new, match in (("hidden = 16", "hidden = 32", "network"), ('search = "greedy"', 'search = "planner"', "search")):
+    assert parse_config(text).search == "greedy"  # the file's is the planner's
+    for old, new, match in (("hidden = 16", "hidden = 32", "network"), ('variant = "free"', 'variant = "combined"', "variant")):
         with pytest.raises(TrainError, match=match) as err:
             train(tmp_path / f"bad-{match}", parse_config(text.replace(old, new)), iterations=1, cpus=2, temp_dir=ray_temp)
         assert "\n" not in str(err.value)

@@ -1,0 +1,44 @@
+"""The lean search (``shots.LEAN``, docs/training.md "Environment speed"):
+a policy file or a training config may name it, and what a policy then
+offers its network is the lean search's candidates, not the planner's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from piramida.agents.policy_obs import SEARCHES, options
+from piramida.agents.shots import LEAN, PLANNER
+from piramida.env.position import Position
+from piramida.env.view import GameView
+
+# Free pyramid, any ball may be struck: more open pots than the lean
+# search's four, so the two searches offer different options.
+POS = Position.from_balls(
+    "free", {"1": (0.5, 1.0), "2": (0.9, 2.6), "3": (0.3, 2.2), "4": (1.2, 0.8), "5": (0.7, 1.8), "6": (0.4, 3.0)}
+)
+
+
+def test_lean_is_a_named_search() -> None:
+    assert SEARCHES["lean"] is LEAN and SEARCHES["planner"] is PLANNER
+    # The planner's kinds of candidate, narrower, banks left out.
+    assert (LEAN.max_lines, LEAN.keep_pots, LEAN.spin_lines, LEAN.banks) == (4, 4, 2, 0)
+    assert LEAN.spins == PLANNER.spins and LEAN.safety_strokes == PLANNER.safety_strokes
+
+
+def test_a_lean_policy_ranks_the_lean_candidates(tmp_path: Path) -> None:
+    from piramida.agents.policy import PolicyAgent, save_policy
+    from piramida.agents.policy_net import build_net, net_config
+
+    torch.manual_seed(4)
+    meta = {"code_version": "test", "variant": "free", "noise": "pro", "search": "lean",
+            "net": net_config({"hidden": 8}), "config": ""}
+    path = tmp_path / "lean.pt"
+    save_policy(path, build_net({"hidden": 8}).state_dict(), meta)
+    view = GameView.for_position(POS)
+    lean = [o.action for o in options(view, "pro", LEAN)]
+    wide = [o.action for o in options(view, "pro", PLANNER)]
+    assert len(lean) < len(wide) and set(lean) != set(wide)
+    plans = PolicyAgent(path).plan(view, top=len(wide))
+    assert sorted(map(str, (p.shot for p in plans))) == sorted(map(str, lean))
