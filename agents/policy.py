@@ -12,7 +12,8 @@ digest of all of it. A file that is missing, truncated, edited, or made
 for other layouts is a one-line ``PolicyFileError``.
 
 The agent lists the decision's options (``policy_obs.options``: the
-candidates of the search it trained with, or the choices offered), runs
+candidates of the search it trained with, or of ``search=NAME``, or the
+choices offered), runs
 the network once and plays the highest-scoring option. Deterministic.
 torch is imported when an agent is built, never by ``piramida.agents``.
 """
@@ -104,7 +105,9 @@ class PolicyAgent:
 
     name = "policy"
 
-    def __init__(self, path: str | Path, noise: str | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path, noise: str | None = None, seed: int | None = None, search: str | None = None
+    ) -> None:
         from piramida.agents.policy_net import build_net
 
         self.path = Path(path)
@@ -112,7 +115,10 @@ class PolicyAgent:
         self.variant: str = self.data["variant"]
         #: The candidates' skill: the file's noise preset unless told otherwise.
         self.noise = noise if noise is not None else self.data["noise"]
-        self.search = SEARCHES[self.data["search"]]
+        #: Its options' search: the file's (what it was trained on) unless
+        #: told otherwise (``policy:...:search=lean``: the network scores
+        #: any search's options from their features).
+        self.search = SEARCHES[search if search is not None else self.data["search"]]
         try:
             self.net = build_net(self.data["net"])
             self.net.load_state_dict(self.data["state_dict"], strict=True)

@@ -42,3 +42,22 @@ def test_a_lean_policy_ranks_the_lean_candidates(tmp_path: Path) -> None:
     assert len(lean) < len(wide) and set(lean) != set(wide)
     plans = PolicyAgent(path).plan(view, top=len(wide))
     assert sorted(map(str, (p.shot for p in plans))) == sorted(map(str, lean))
+
+
+def test_a_spec_plays_a_policy_on_another_search(tmp_path: Path) -> None:
+    import pytest
+
+    from piramida.agents.policy import save_policy
+    from piramida.agents.policy_net import build_net, net_config
+    from piramida.agents.specs import parse_spec
+    from piramida.env.errors import PiramidaError
+
+    meta = {"code_version": "test", "variant": "free", "noise": "pro", "search": "planner",
+            "net": net_config({"hidden": 8}), "config": ""}
+    path = tmp_path / "wide.pt"
+    save_policy(path, build_net({"hidden": 8}).state_dict(), meta)
+    assert parse_spec(f"policy:path={path}").build({}).search is PLANNER
+    assert parse_spec(f"policy:path={path}:search=lean").build({}).search is LEAN
+    with pytest.raises(PiramidaError, match="search") as err:
+        parse_spec(f"policy:path={path}:search=wide")
+    assert "\n" not in str(err.value)
