@@ -26,9 +26,16 @@ is found among them by equality. Breaks are left out unless
 ``--breaks`` (their candidates are the break book's). Nothing here is
 timed.
 
+``--within NAME`` also counts the decisions whose chosen shot a narrower
+search (``policy_obs.SEARCHES``: ``lean``, ``greedy``) does not offer:
+what narrowing the search to it would change. ``--other-seed S`` counts
+the decisions whose choice changes when the planner samples with seed S
+instead: how much of that is the planner's own sampling noise.
+
 Run from the repository root::
 
-    .venv/bin/python -m bench.planner_choices [--sims 1500] [--limit N] [--positions reference] [--breaks] [--json]
+    .venv/bin/python -m bench.planner_choices [--sims 1500] [--limit N] [--positions reference] [--breaks]
+        [--within lean] [--other-seed 1] [--json]
 """
 
 from __future__ import annotations
@@ -59,14 +66,18 @@ def label(c: Any, rank: dict[int, int]) -> str:
 
 
 def measure(sims: int, limit: int | None = None, positions: str = "reference", breaks: bool = False,
-            seed: int = 0) -> dict[str, Any]:
+            seed: int = 0, within: str | None = None, other_seed: int | None = None) -> dict[str, Any]:
     from bench.planner import load_positions
     from piramida.agents.planner import PlannerAgent
+    from piramida.agents.policy_obs import SEARCHES
     from piramida.agents.shots import PLANNER, candidates
     from piramida.env.view import GameView
 
     refs = [r for r in load_positions(SETS[positions]) if breaks or not r["position"].is_break][:limit]
     planner = PlannerAgent(budget_s=None, n_sims=sims, noise="pro", seed=seed)
+    other = PlannerAgent(budget_s=None, n_sims=sims, noise="pro", seed=other_seed) if other_seed is not None else None
+    outside: Counter[str] = Counter()
+    changed: Counter[str] = Counter()
     total: Counter[str] = Counter()
     by_variant: dict[str, Counter[str]] = {}
     offered: Counter[str] = Counter()
@@ -87,6 +98,18 @@ def measure(sims: int, limit: int | None = None, positions: str = "reference", b
             varied[f"pot #{place.get(id(chosen.line), 0)}"] += 1
         total[got] += 1
         by_variant.setdefault(pos.variant, Counter())[got] += 1
+        shot = plan[0].shot if plan else None
+        if within is not None and not any(c.shot == shot for c in candidates(GameView.for_position(pos), "pro", SEARCHES[within])):
+            outside[pos.variant] += 1
+        if other is not None:
+            again = other.plan(GameView.for_position(pos), top=1)
+            if (again[0].shot if again else None) != shot:
+                changed[pos.variant] += 1
+    extra: dict[str, Any] = {}
+    if within is not None:
+        extra["outside"] = {"search": within, "decisions": sum(outside.values()), "by_variant": dict(outside)}
+    if other is not None:
+        extra["seed_changes"] = {"seed": other_seed, "decisions": sum(changed.values()), "by_variant": dict(changed)}
     return {
         "positions": len(refs),
         "position_set": positions,
@@ -97,6 +120,8 @@ def measure(sims: int, limit: int | None = None, positions: str = "reference", b
         "offered": dict(offered.most_common()),
         "variants_of": dict(varied.most_common()),
         "by_variant": {v: dict(c.most_common()) for v, c in by_variant.items()},
+        "positions_by_variant": {v: sum(c.values()) for v, c in by_variant.items()},
+        **extra,
     }
 
 
@@ -107,13 +132,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     ap.add_argument("--positions", choices=tuple(SETS), default="reference")
     ap.add_argument("--breaks", action="store_true", help="count the break positions too")
+    ap.add_argument("--within", choices=("lean", "greedy"), default=None,
+                    help="also count the choices this narrower search does not offer")
+    ap.add_argument("--other-seed", type=int, default=None, help="also count the choices that change with this seed")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
     a = ap.parse_args(given)
     for name, value in (("--sims", a.sims), ("--limit", a.limit if a.limit is not None else 1)):
         if value < 1:
             print(f"bench.planner_choices: {name} must be at least 1, got {value}", file=sys.stderr)
             return 2
-    out = measure(a.sims, a.limit, a.positions, a.breaks)
+    out = measure(a.sims, a.limit, a.positions, a.breaks, within=a.within, other_seed=a.other_seed)
     from piramida.eval.version import code_version
 
     out["version"] = code_version()
@@ -126,6 +154,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, k in out["chosen"].items():
         print(f"  {name:22s} chosen {k:4d} ({100 * k / n:5.1f}%)  offered {out['offered'].get(name, 0)}")
     print("the variants chosen vary: " + ", ".join(f"{k} {v}" for k, v in out["variants_of"].items()))
+    per = out["positions_by_variant"]
+    for key, what in (("outside", f"not offered by the {a.within} search"), ("seed_changes", f"changed with seed {a.other_seed}")):
+        if key in out:
+            got = out[key]
+            each = ", ".join(f"{v} {got['by_variant'].get(v, 0)}/{per[v]}" for v in per)
+            print(f"choices {what}: {got['decisions']} of {n} ({each})")
     return 0
 
 

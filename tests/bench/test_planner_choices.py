@@ -41,3 +41,22 @@ def test_bad_arguments_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--sims", "0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--sims must be at least 1" in err
+
+
+def test_choices_outside_a_narrower_search_and_under_another_seed_are_counted() -> None:
+    from bench.planner import load_positions
+    from piramida.agents.planner import PlannerAgent
+    from piramida.agents.shots import GREEDY, candidates
+    from piramida.env.view import GameView
+
+    out = measure(sims=150, limit=4, within="greedy", other_seed=0)
+    # The same seed again chooses the same shots: nothing changes.
+    assert out["seed_changes"] == {"seed": 0, "decisions": 0, "by_variant": {}}
+    refs = [r["position"] for r in load_positions() if not r["position"].is_break][:4]
+    planner = PlannerAgent(budget_s=None, n_sims=150, noise="pro", seed=0)
+    want = 0
+    for pos in refs:
+        shot = planner.plan(GameView.for_position(pos), top=1)[0].shot
+        want += all(c.shot != shot for c in candidates(GameView.for_position(pos), "pro", GREEDY))
+    assert out["outside"]["search"] == "greedy" and out["outside"]["decisions"] == want
+    assert sum(out["positions_by_variant"].values()) == 4
