@@ -5,7 +5,7 @@ Run from the repository root::
     .venv/bin/python -m bench.planner positions            # (re)write bench/positions/reference.jsonl
     .venv/bin/python -m bench.planner decisions [--limit N] [--budgets 0.25,1] [--out FILE]
     .venv/bin/python -m bench.planner suggest-time         # 'piramida suggest --budget 1s' wall time
-    .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--out FILE]
+    .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--kw JSON] [--against planner] [--out FILE]
     .venv/bin/python -m bench.planner combine RUN.json ...   # pool 'piramida match --json' runs
     .venv/bin/python -m bench.planner budget-use [--budget 1] [--samples 4096]   # what a wall-time budget buys
     .venv/bin/python -m bench.planner fingerprint --out FILE    # the top 3 plans in 35 positions
@@ -138,19 +138,26 @@ def match(
     seed: int,
     value: str | None = None,
     extra: dict[str, Any] | None = None,
+    against: str = "greedy",
 ) -> dict[str, Any]:
+    """``games`` duplicate frames of the planner (``extra``: more of its
+    keywords) against greedy, or with ``against`` "planner" against the
+    planner as it is at the same budget (what the keywords change)."""
     from piramida.eval.match import run_match
 
-    kw: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
+    base: dict[str, Any] = {"noise": "pro", "n_sims": sims, "budget_s": None if sims else budget}
+    kw = dict(base)
     if value is not None:
         kw["value"] = value
     kw.update(extra or {})
     t0 = time.perf_counter()
+    other = base if against == "planner" else {}
     res = run_match(
-        variant, ["planner", "greedy"], games, seed=seed, noise="pro", agent_kwargs=[kw, {}]
+        variant, ["planner", against], games, seed=seed, noise="pro", agent_kwargs=[kw, other]
     )
     d = res.to_dict()
     d["planner_kwargs"] = kw
+    d["against_kwargs"] = other
     d["wall_s"] = time.perf_counter() - t0
     d["summary"] = res.summary()
     return d
@@ -351,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("combine", help="pool piramida match --json outputs")
     c.add_argument("files", nargs="+", type=Path)
     m.add_argument("--kw", default=None, help="more planner keywords as JSON")
+    m.add_argument("--against", choices=("greedy", "planner"), default="greedy",
+                   help="the opponent: greedy, or the planner as it is at the same budget")
     m.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     if a.cmd == "positions":
@@ -404,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         sims = None if a.budget is not None else a.sims
-        out = match(a.variant, a.games, sims, a.budget, a.seed, a.value, json.loads(a.kw) if a.kw else None)
+        out = match(a.variant, a.games, sims, a.budget, a.seed, a.value, json.loads(a.kw) if a.kw else None, a.against)
         print(out["summary"])
         lo, hi = out["ci95"][0]
         print(
