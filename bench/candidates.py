@@ -188,13 +188,15 @@ def digest(limit: int | None = None, noise: str = "pro", positions: str = "refer
 
 
 def main(argv: list[str] | None = None) -> int:
+    from piramida.agents.policy_obs import SEARCHES
+
     ap = argparse.ArgumentParser(prog="python -m bench.candidates", description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--json", action="store_true", help="print the JSON object only")
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--repeats", type=int, default=1, help="calls per position; the fastest counts")
     ap.add_argument(
-        "--search", choices=("planner", "lean", "greedy"), default="planner",
+        "--search", choices=tuple(SEARCHES), default="planner",
         help="the planner's search (the default; what the target is about), the policies' lean one or greedy's",
     )
     ap.add_argument("--digest", action="store_true", help="print the digest of every candidate instead")

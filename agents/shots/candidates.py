@@ -168,11 +168,12 @@ GREEDY = Search(
 
 #: The policies' lean search: the planner's kinds of candidate for its four
 #: easiest pots, position variants of the best two, no banks. In free
-#: pyramid it costs about 4 ms a decision against the planner's 10-12
-#: (``bench.search_widths``), so that an environment offering it runs
-#: about twice as many steps a CPU second (docs/training.md,
-#: "Environment speed"); the planner itself still chooses outside it in a
-#: fifth of free-pyramid decisions, so it is not the planner's.
+#: pyramid it costs about 5 ms a decision against the planner's 15
+#: (``piramida bench candidates --search lean``), so that an environment
+#: offering it runs about twice as many steps a CPU second
+#: (docs/training.md, "Environment speed"). Not the planner's: without
+#: banks a planner on it loses to the planner as it is in every variant
+#: (docs/agents.md, "Session 21").
 LEAN = Search(max_lines=4, keep_pots=4, spin_lines=2, banks=0)
 
 #: The layout of ``Candidate.features``; ``LAYOUT_VERSION`` changes with it.

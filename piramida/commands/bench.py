@@ -90,8 +90,10 @@ def register(app: typer.Typer) -> None:
         """Mean and 95th-percentile time of agents.shots.candidates (every
         candidate shot of a decision, with its features) over the 200
         reference positions, on one core, and the mean number of candidates."""
-        if search not in ("planner", "lean", "greedy"):
-            raise typer.BadParameter(f"unknown search {search!r}; known: planner, lean, greedy", param_hint="--search")
+        from piramida.agents.policy_obs import SEARCHES
+
+        if search not in SEARCHES:
+            raise typer.BadParameter(f"unknown search {search!r}; known: {', '.join(SEARCHES)}", param_hint="--search")
         if str(root) not in sys.path:
             sys.path.insert(0, str(root))
         from bench.candidates import main
