@@ -38,6 +38,7 @@ from piramida.agents.shots.candidates import (
     GREEDY,
     LEAN,
     PLANNER,
+    WIDE,
     Candidate,
     Offer,
     Search,
@@ -64,7 +65,7 @@ OFFER = Offer(K, KEEP_SAFETIES)
 
 #: The searches a policy's options may come from, by the name its file and
 #: its training config give.
-SEARCHES: dict[str, Search] = {"planner": PLANNER, "lean": LEAN, "greedy": GREEDY}
+SEARCHES: dict[str, Search] = {"planner": PLANNER, "wide": WIDE, "lean": LEAN, "greedy": GREEDY}
 
 KINDS = ("is_pot", "is_bank", "is_svoyak", "is_safety", "is_break")
 #: Choices that leave the chooser at the table (the others hand it over).

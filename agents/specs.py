@@ -145,7 +145,7 @@ KEYS: dict[str, dict[str, Key]] = {
         "path": Key("path", _file, "a policy file written by piramida export (models/free_policy.pt)"),
         "noise": Key("noise", _noise, "the skill its candidates are made for (default: the file's)"),
         "search": Key(
-            "search", _choice("planner", "lean", "greedy"), "the candidate search its options come from (default: the file's)"
+            "search", _choice("planner", "wide", "lean", "greedy"), "the candidate search its options come from (default: the file's)"
         ),
     },
 }

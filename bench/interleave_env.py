@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.interleave_env", description=(__doc__ or "").split("\n")[0])
     ap.add_argument("old", nargs="?", help="the commit to compare the working tree with")
     ap.add_argument("--variant", default="free")
-    ap.add_argument("--search", choices=("planner", "lean", "greedy"), default="planner")
+    ap.add_argument("--search", choices=("planner", "wide", "lean", "greedy"), default="planner")
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--setup", choices=SETUPS, default="vs greedy", help="as bench.shot_env has them")
     ap.add_argument("--frames", type=int, default=10, help="seeded frames a round")

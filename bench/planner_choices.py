@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     ap.add_argument("--positions", choices=tuple(SETS), default="reference")
     ap.add_argument("--breaks", action="store_true", help="count the break positions too")
-    ap.add_argument("--within", choices=("lean", "greedy"), default=None,
+    ap.add_argument("--within", choices=("lean", "greedy", "wide"), default=None,
                     help="also count the choices this narrower search does not offer")
     ap.add_argument("--other-seed", type=int, default=None, help="also count the choices that change with this seed")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")

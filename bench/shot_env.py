@@ -5,8 +5,8 @@ Run from the repository root::
     .venv/bin/python -m bench.shot_env [--steps N] [--variants free,combined] [--json]
 
 For each variant and candidate search ("planner", the env's default,
-"lean", the policies' fast one, and "greedy", what the training configs
-use from scratch), in two set-ups as
+"wide", the shipped policies', "lean", the policies' fast one, and
+"greedy", what the training configs use from scratch), in two set-ups as
 ``bench.env_steps`` has them:
 
 - ``vs greedy`` (``ShotSelectionEnv``, the single-agent env): the learner
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--variants", default="free,combined")
-    ap.add_argument("--searches", default="planner,lean,greedy")
+    ap.add_argument("--searches", default="planner,wide,lean,greedy")
     ap.add_argument("--setups", default=",".join(SETUPS), help="vs greedy, two players (comma-separated)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)

@@ -27,7 +27,7 @@ class TrainConfigError(PiramidaError):
 class TrainConfig:
     variant: str = "free"
     noise: str = "pro"
-    search: str = "greedy"  # the candidates offered: "greedy" (lazy, cheaper) or "planner"
+    search: str = "greedy"  # the candidates offered: a name of policy_obs.SEARCHES
     max_shots: int = 120  # actions of both players before a frame is truncated
     iterations: int = 50
     checkpoint_every: int = 5

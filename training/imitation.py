@@ -8,7 +8,7 @@ taught the planner's choice directly, where the planner makes it well and
 the network is cheap to run:
 
 - **Labels** (``expert``): for a shot decision the policy's own options
-  (``policy_obs.options(view, noise, "planner")``, at most ``K``) are
+  (``policy_obs.options(view, noise, SEARCH)``, at most ``K``) are
   evaluated by the planner's successive halving (``PlannerAgent.evaluate``
   with ``sims`` simulated strokes) and ranked as ``PlannerAgent.plan_ctx``
   ranks them (``(-rounds, -mean)``); the label is the best option's index.
@@ -90,6 +90,10 @@ FIELDS = (
 SHOT, CHOICE = 0, 1
 #: The opponent of the labelled planner.
 OPPONENT = "greedy"
+#: The search (``policy_obs.SEARCHES``) whose candidates are labelled: the
+#: shipped imitation policies were made on the wide one, the planner's
+#: until session 22, whose data shards hold its options.
+SEARCH = "wide"
 
 
 class ImitationError(PiramidaError):
@@ -128,7 +132,7 @@ def expert(view: GameView, planner: Any, noise: str) -> Label | None:
 
     view = ruled_view(view)  # as the policy agent sees it
     model_noise = None if noise == "none" else noise
-    opts = options(view, model_noise, "planner")
+    opts = options(view, model_noise, SEARCH)
     if len(opts) < 2:
         return None
     values = np.full(K, np.nan, np.float32)
@@ -498,7 +502,7 @@ def fit(
         "code_version": code_version(),
         "variant": metas[0]["variant"],
         "noise": metas[0]["noise"],
-        "search": "planner",
+        "search": SEARCH,
         "net": net_config({"hidden": cfg.hidden}),
         "config": json.dumps({"imitation": asdict(cfg), "data": metas, "report": report}, sort_keys=True),
     }

@@ -28,7 +28,7 @@ PettingZoo AEC game.
 Config (``env_config``): ``variant`` ("free"), ``noise`` ("pro"; the
 execution noise of every stroke and the skill the candidates are made
 for), ``options`` ({}), ``max_shots`` (200 actions of both players, then
-truncated), ``search`` ("planner", "lean" or "greedy": the candidates offered),
+truncated), ``search`` ("planner", "wide", "lean" or "greedy": the candidates offered),
 ``opponents`` ({agent spec or "self": weight}; weight 0 leaves one out; the
 planner plays at ``OPPONENT_SIMS`` simulations a decision unless its spec
 says otherwise), ``duplicate`` (False: with

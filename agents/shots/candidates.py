@@ -69,13 +69,18 @@ from piramida.env.table import POCKETS
 
 XY = tuple[float, float]
 
-#: Lines refined into candidates, and of those the easiest given spin variants.
-MAX_LINES = 16
-SPIN_LINES = 9
+#: Lines refined into candidates, and of those the easiest given spin
+#: variants. Session 21 measured 4, 4 and 2 against the 16, 12 and 9 used
+#: before (``WIDE``): at 1 s a decision not measurably weaker head to head
+#: in free, combined and classic71 (200 pairs each), two thirds of the
+#: search's time (docs/agents.md, "The planner's search").
+MAX_LINES = 4
+SPIN_LINES = 2
 #: (b, speed factor, name): the variants of a centred pot re-refined for
 #: position. Measured (docs/agents.md): widening the search from 8 lines,
 #: 5 kept, 3 of them with 3 variants to 16, 12 and 9 with these 6 raised the
-#: free-pyramid win rate against greedy from 0.63 to 0.72 (160 games).
+#: free-pyramid win rate against greedy from 0.63 to 0.72 (160 games), when
+#: the planner's sample value was cruder than now.
 SPINS: tuple[tuple[float, float, str], ...] = (
     (0.35, 1.0, "follow"),
     (-0.35, 1.25, "draw"),
@@ -85,7 +90,7 @@ SPINS: tuple[tuple[float, float, str], ...] = (
     (-0.6, 1.4, "deep draw"),
 )
 #: Centred pots kept as candidates (best by ``aim.pot_line``'s score).
-KEEP_POTS = 12
+KEEP_POTS = 4
 #: Safeties: strokes (contact offset in ball diameters, speed m/s) at each
 #: of the nearest ``SAFETY_BALLS`` clear balls, twice as many balls when no
 #: direct pot is ``SAFETY_WHEN`` likely or none is open.
@@ -147,6 +152,10 @@ class Search:
 
 #: The planner's search (the default).
 PLANNER = Search()
+#: The planner's search until session 22: four times the lines, three times
+#: the pots kept, nine of them varied. The shipped policies were trained on
+#: its candidates and still name it.
+WIDE = Search(max_lines=16, keep_pots=12, spin_lines=9)
 #: Greedy's: the easiest 8 lines (16 while nothing likely pots), stopping at
 #: two sure pots; full and half-ball safeties at 2.5 and 4.5 m/s on the
 #: five nearest balls only when nothing pots; its own break stroke.
@@ -166,13 +175,12 @@ GREEDY = Search(
     sparse_rack_pots=False,
 )
 
-#: The policies' lean search: the planner's kinds of candidate for its four
-#: easiest pots, position variants of the best two, no banks. In free
-#: pyramid it costs about 5 ms a decision against the planner's 15
+#: The policies' lean search: the planner's without banks. In free pyramid
+#: it costs about 5 ms a decision against the wide search's 15
 #: (``piramida bench candidates --search lean``), so that an environment
 #: offering it runs about twice as many steps a CPU second
 #: (docs/training.md, "Environment speed"). Not the planner's: without
-#: banks a planner on it loses to the planner as it is in every variant
+#: banks a planner on it loses to one with them in every variant
 #: (docs/agents.md, "Session 21").
 LEAN = Search(max_lines=4, keep_pots=4, spin_lines=2, banks=0)
 
@@ -704,6 +712,7 @@ __all__ = [
     "SAFETY_WHEN",
     "SPINS",
     "SPIN_LINES",
+    "WIDE",
     "Candidate",
     "Search",
     "candidates",

@@ -76,7 +76,8 @@ def register(app: typer.Typer) -> None:
         limit: int | None = typer.Option(None, "--limit", min=1, max=200, help="Only the first N positions of the set."),
         noise: str = typer.Option("pro", "--noise", help="The skill the candidates are found for."),
         search: str = typer.Option(
-            "planner", "--search", help="Whose search: planner (the default), lean (the policies' fast one) or greedy."
+            "planner", "--search",
+            help="Whose search: planner (the default), wide (the planner's before session 22, the shipped policies'), lean (the policies' fast one) or greedy.",
         ),
         compare_python: int = typer.Option(
             0, "--compare-python", min=0, max=20, metavar="ROUNDS",

@@ -13,7 +13,7 @@ import pytest
 from bench.planner import load_positions
 from bench.positions import SETS
 from piramida.agents.policy_obs import OFFER
-from piramida.agents.shots import GREEDY, PLANNER, Candidate, candidates
+from piramida.agents.shots import GREEDY, PLANNER, WIDE, Candidate, candidates
 from piramida.agents.shots.candidates import Offer
 from piramida.env.view import GameView
 
@@ -31,7 +31,7 @@ def test_an_offer_gives_what_select_keeps_of_the_whole_search(positions: str, of
     cut = 0
     for r in load_positions(SETS[positions]):
         view = GameView.for_position(r["position"])
-        for search in (PLANNER, GREEDY):
+        for search in (WIDE, PLANNER, GREEDY):
             whole = candidates(view, "pro", search)
             got = candidates(GameView.for_position(r["position"]), "pro", search, offer=offer)
             assert described(got) == described(offer.select(whole)), r["position"].to_text()
@@ -51,7 +51,7 @@ def test_a_variant_that_would_be_a_safety_keeps_the_search_going(monkeypatch: py
         pos = r["position"]
         if pos.variant != "free":
             continue
-        whole = candidates(GameView.for_position(pos), "pro", PLANNER)
+        whole = candidates(GameView.for_position(pos), "pro", WIDE)
         kept = {id(c) for c in offer.select(whole)}
         cut = [c for c in whole if c.kind == "pot" and c.score is None and id(c) not in kept]
         if len(cut) >= 2:
@@ -65,7 +65,7 @@ def test_a_variant_that_would_be_a_safety_keeps_the_search_going(monkeypatch: py
         return [*real(ctx, pairs, strokes), (twin, "1")]
 
     monkeypatch.setattr(cand_mod, "safety_shots", with_twin)
-    whole = candidates(GameView.for_position(pos), "pro", PLANNER)
+    whole = candidates(GameView.for_position(pos), "pro", WIDE)
     assert not any(c.kind == "safety" and c.shot == twin for c in whole)  # the variant came first
-    got = candidates(GameView.for_position(pos), "pro", PLANNER, offer=offer)
+    got = candidates(GameView.for_position(pos), "pro", WIDE, offer=offer)
     assert described(got) == described(offer.select(whole))

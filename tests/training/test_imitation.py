@@ -18,6 +18,7 @@ from piramida.cli import app
 from piramida.env.position import Position
 from piramida.env.view import GameView
 from piramida.training.imitation import (
+    SEARCH,
     FitConfig,
     ImitationConfig,
     ImitationError,
@@ -48,7 +49,7 @@ def test_the_label_is_the_planners_own_ranking_of_the_policys_options() -> None:
     assert label is not None and len(label.options) >= 2
     # The planner's own plan_ctx over the same arms with the same budget.
     planner = labeller("pro", 120, seed=1)
-    opts = options(view, "pro", "planner")
+    opts = options(view, "pro", SEARCH)
     planner.candidates = lambda ctx: [Arm(o.candidate) for o in opts]
     plans = planner.plan_ctx(Context(view, Budget(None, 120), planner.model), top=len(opts))
     assert [o.action.to_text() for o in label.options] == [o.action.to_text() for o in opts]
@@ -68,7 +69,7 @@ def test_mirror_is_an_involution_that_swaps_left_and_right_pockets() -> None:
     from piramida.agents.policy_obs import CAND_COLUMNS, observe, options
 
     view = GameView.for_position(POS)
-    obs = observe(view, options(view, "pro", "planner"))["observations"]
+    obs = observe(view, options(view, "pro", SEARCH))["observations"]
     b, c = obs["balls"][None], obs["candidates"][None]
     mb, mc = mirror(b, c)
     assert not np.array_equal(mb, b)
@@ -124,7 +125,7 @@ def test_fitting_lowers_the_loss_and_writes_a_policy_that_plays(tiny_data: Path,
     assert report["train"]["agreement"] > 0.5
     assert report["train"]["shot_regret"] < report["train"]["shot_regret_uniform"]
     data = torch.load(pt, weights_only=True)
-    assert data["search"] == "planner" and data["variant"] == "free" and data["noise"] == "pro"
+    assert data["search"] == SEARCH and data["variant"] == "free" and data["noise"] == "pro"
     assert json.loads(data["config"])["imitation"]["epochs"] == 30
     agent = parse_spec(f"policy:path={pt}").build()
     view = GameView.for_position(POS)

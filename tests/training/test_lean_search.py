@@ -1,6 +1,8 @@
-"""The lean search (``shots.LEAN``, docs/training.md "Environment speed"):
-a policy file or a training config may name it, and what a policy then
-offers its network is the lean search's candidates, not the planner's."""
+"""The searches a policy may be offered (``policy_obs.SEARCHES``): the
+planner's, the wide one it had until session 22 (the shipped policies'),
+and the lean one (``shots.LEAN``, docs/training.md "Environment speed").
+A policy file or a training config names one, and what a policy then
+offers its network is that search's candidates."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 import torch
 
 from piramida.agents.policy_obs import SEARCHES, options
-from piramida.agents.shots import LEAN, PLANNER
+from piramida.agents.shots import LEAN, PLANNER, WIDE
 from piramida.env.position import Position
 from piramida.env.view import GameView
 
@@ -20,17 +22,24 @@ POS = Position.from_balls(
 )
 
 
-def test_lean_is_the_planners_search_narrowed() -> None:
+def narrowed(small: object, large: object) -> set[str]:
+    """The fields in which ``small`` looks at less than ``large``; every
+    other field must be the same."""
     from dataclasses import fields
 
-    assert SEARCHES["lean"] is LEAN and SEARCHES["planner"] is PLANNER
-    narrowed = ("max_lines", "keep_pots", "spin_lines", "banks")
-    for f in fields(LEAN):
-        mine, planners = getattr(LEAN, f.name), getattr(PLANNER, f.name)
-        if f.name in narrowed:
-            assert mine < planners, f.name
-        else:
-            assert mine == planners, f.name
+    out = set()
+    for f in fields(small):  # type: ignore[arg-type]
+        mine, theirs = getattr(small, f.name), getattr(large, f.name)
+        if mine != theirs:
+            assert mine < theirs, f.name
+            out.add(f.name)
+    return out
+
+
+def test_the_searches_narrow_one_another() -> None:
+    assert SEARCHES["lean"] is LEAN and SEARCHES["planner"] is PLANNER and SEARCHES["wide"] is WIDE
+    assert narrowed(PLANNER, WIDE) == {"max_lines", "keep_pots", "spin_lines"}
+    assert narrowed(LEAN, PLANNER) == {"banks"} and LEAN.banks == 0
 
 
 def test_every_search_can_be_named_in_a_policy_spec() -> None:
@@ -53,7 +62,7 @@ def test_a_lean_policy_ranks_the_lean_candidates(tmp_path: Path) -> None:
     save_policy(path, build_net({"hidden": 8}).state_dict(), meta)
     view = GameView.for_position(POS)
     lean = [o.action for o in options(view, "pro", LEAN)]
-    wide = [o.action for o in options(view, "pro", PLANNER)]
+    wide = [o.action for o in options(view, "pro", WIDE)]
     assert len(lean) < len(wide) and set(lean) != set(wide)
     plans = PolicyAgent(path).plan(view, top=len(wide))
     assert sorted(map(str, (p.shot for p in plans))) == sorted(map(str, lean))
@@ -73,6 +82,7 @@ def test_a_spec_plays_a_policy_on_another_search(tmp_path: Path) -> None:
     save_policy(path, build_net({"hidden": 8}).state_dict(), meta)
     assert parse_spec(f"policy:path={path}").build({}).search is PLANNER
     assert parse_spec(f"policy:path={path}:search=lean").build({}).search is LEAN
+    assert parse_spec(f"policy:path={path}:search=wide").build({}).search is WIDE
     with pytest.raises(PiramidaError, match="search") as err:
-        parse_spec(f"policy:path={path}:search=wide")
+        parse_spec(f"policy:path={path}:search=widest")
     assert "\n" not in str(err.value)

@@ -105,7 +105,7 @@ def test_the_evaluation_plays_greedy_alone_after_rllib_merges_its_config() -> No
     assert core.opponent_names == ["greedy"] and set(core.fixed) == {"greedy"}
 
 
-@pytest.mark.parametrize("bad", [{"variant": "free", "colour": 1}, {"search": "wide"}, {"opponents": {"greedy": -1}}])
+@pytest.mark.parametrize("bad", [{"variant": "free", "colour": 1}, {"search": "widest"}, {"opponents": {"greedy": -1}}])
 def test_bad_config_is_refused(bad: dict) -> None:
     with pytest.raises(ValueError):
         ShotCore(bad)
