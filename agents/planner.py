@@ -54,6 +54,7 @@ from piramida.agents.shots.candidates import (
     SAFETY_BALLS,
     SAFETY_STROKES,
     SAFETY_WHEN,
+    SEARCHES,
     SPIN_LINES,
     SPINS,
     Candidate,
@@ -77,6 +78,10 @@ MAX_SAMPLES = 256
 TIME_CHUNK = 32
 #: Candidates a policy prior (``prior``) lets through to the samples.
 PRIOR_TOP = 4
+#: The named searches (``shots.SEARCHES``) a planner may be given: those
+#: that differ from its own only in their widths. ``wide`` is the planner's
+#: search until session 22 (docs/agents.md, "Session 22").
+PLANNER_SEARCHES = ("planner", "wide", "lean")
 POCKET_NAMES = {
     "fl": "front-left corner",
     "fr": "front-right corner",
@@ -212,6 +217,7 @@ class PlannerAgent:
         prior: str | None = None,
         prior_top: int = PRIOR_TOP,
         gen_share: float = GEN_SHARE,
+        search: str | None = None,
     ) -> None:
         self.budget_s = budget_s
         #: Mixed into every seed it is given (the spec key ``seed``): two
@@ -227,7 +233,15 @@ class PlannerAgent:
         #: preset, agents/shots/probability.py): the candidates' estimates,
         #: the next pot's chance, the race model's later-shot chance.
         self.model = PotModel.of(self.noise)
-        #: What candidates it looks for (``shots.candidates``).
+        #: What candidates it looks for (``shots.candidates``); ``search``
+        #: names a planner's search (``PLANNER_SEARCHES``) whose widths
+        #: replace the keywords'.
+        if search is not None:
+            if search not in PLANNER_SEARCHES:
+                raise ValueError(f"unknown search {search!r}; known: {', '.join(PLANNER_SEARCHES)}")
+            named = SEARCHES[search]
+            assert named.keep_pots is not None  # the planner's searches keep a number of pots
+            max_lines, keep_pots, spin_lines, banks = named.max_lines, named.keep_pots, named.spin_lines, named.banks
         self.search = Search(
             max_lines=max_lines,
             keep_pots=int(keep_pots),
@@ -543,4 +557,4 @@ def _leave_text(ctx: Context, shot: Shot, res: ShotResult | None) -> str:
     return f"leaves {who}{best.target} on the {POCKET_NAMES.get(best.pocket, best.pocket)}"
 
 
-__all__ = ["Arm", "Plan", "PlannerAgent", "describe", "rank", "simulate_many", "warm_up"]
+__all__ = ["Arm", "PLANNER_SEARCHES", "Plan", "PlannerAgent", "describe", "rank", "simulate_many", "warm_up"]

@@ -35,10 +35,8 @@ import numpy as np
 
 from piramida.agents.base import Action, GameView
 from piramida.agents.shots.candidates import (
-    GREEDY,
-    LEAN,
     PLANNER,
-    WIDE,
+    SEARCHES,
     Candidate,
     Offer,
     Search,
@@ -63,9 +61,6 @@ KEEP_SAFETIES = 8
 #: is told, so that it makes no position variant the offer would cut.
 OFFER = Offer(K, KEEP_SAFETIES)
 
-#: The searches a policy's options may come from, by the name its file and
-#: its training config give.
-SEARCHES: dict[str, Search] = {"planner": PLANNER, "wide": WIDE, "lean": LEAN, "greedy": GREEDY}
 
 KINDS = ("is_pot", "is_bank", "is_svoyak", "is_safety", "is_break")
 #: Choices that leave the chooser at the table (the others hand it over).

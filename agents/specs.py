@@ -140,6 +140,9 @@ KEYS: dict[str, dict[str, Key]] = {
         "samples": Key(
             "n_samples", _positive_int, "the most noisy samples one candidate gets (default 256; raise it so a long budget is spent)"
         ),
+        "search": Key(
+            "search", _choice("planner", "wide", "lean"), "its candidate search: planner (default), wide (the planner's before session 22) or lean"
+        ),
     },
     "policy": {
         "path": Key("path", _file, "a policy file written by piramida export (models/free_policy.pt)"),

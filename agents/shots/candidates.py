@@ -184,6 +184,10 @@ GREEDY = Search(
 #: (docs/agents.md, "Session 21").
 LEAN = Search(max_lines=4, keep_pots=4, spin_lines=2, banks=0)
 
+#: The searches by the names a policy file, a training config or an agent
+#: spec gives them (``planner:search=wide``, ``policy:...:search=lean``).
+SEARCHES: dict[str, Search] = {"planner": PLANNER, "wide": WIDE, "lean": LEAN, "greedy": GREEDY}
+
 #: The layout of ``Candidate.features``; ``LAYOUT_VERSION`` changes with it.
 FEATURES: tuple[str, ...] = (
     "is_pot",  # a direct pot (1), else 0
@@ -710,6 +714,7 @@ __all__ = [
     "SAFETY_BALLS",
     "SAFETY_STROKES",
     "SAFETY_WHEN",
+    "SEARCHES",
     "SPINS",
     "SPIN_LINES",
     "WIDE",

@@ -28,13 +28,29 @@ def test_built_agents_take_the_options() -> None:
     assert agent.n_sims == 123 and agent.budget_s is None and agent.noise.name == "novice" and agent.search.book is False
 
 
+def test_a_planner_takes_a_named_search() -> None:
+    """``planner:search=NAME`` gives it that search, field for field; the
+    spec's list of names is the planner's (parsing a spec imports no
+    planner)."""
+    from piramida.agents.planner import PLANNER_SEARCHES
+    from piramida.agents.shots import PLANNER, SEARCHES
+    from piramida.agents.specs import KEYS
+
+    assert parse_spec("planner:sims=10").build({}).search == PLANNER
+    for name in PLANNER_SEARCHES:
+        assert KEYS["planner"]["search"].parse(name, "planner:search") == name
+        assert parse_spec(f"planner:sims=10:search={name}").build({}).search == SEARCHES[name]
+    assert SEARCHES["wide"] != PLANNER and SEARCHES["lean"] != PLANNER
+
+
 @pytest.mark.parametrize(
     ("text", "match"),
     [
         ("", "agent spec is NAME"),
         ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
         ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: noise\)"),
-        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, gen, samples\)"),
+        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, gen, samples, search\)"),
+        ("planner:search=greedy", "search must be one of planner, wide, lean"),
         ("planner:budget", "expected key=value"),
         ("planner:budget=fast", "budget must look like"),
         ("planner:budget=0s", "more than 0"),
