@@ -9,7 +9,7 @@ Run from the repository root::
     .venv/bin/python -m bench.planner combine RUN.json ...   # pool 'piramida match --json' runs
     .venv/bin/python -m bench.planner budget-use [--budget 1] [--samples 4096]   # what a wall-time budget buys
     .venv/bin/python -m bench.planner fingerprint --out FILE    # the top 3 plans in 35 positions
-    .venv/bin/python -m bench.planner compare A.json B.json     # where two fingerprints differ
+    .venv/bin/python -m bench.planner compare A.json B.json [--search planner]  # where two fingerprints differ
 
 ``decisions`` plays one decision in each reference position
 (``bench/positions/reference.jsonl``, 200 seeded positions across the
@@ -245,7 +245,7 @@ def fingerprint(sims: int, per_variant: int, seed: int, noise: str, greedy: bool
                 ],
             }
         )
-    out: dict[str, Any] = {"sims": sims, "seed": seed, "noise": noise, "planner": rows}
+    out: dict[str, Any] = {"sims": sims, "seed": seed, "noise": noise, "per_variant": per_variant, "planner": rows}
     if greedy:
         agent = GreedyAgent(noise=noise)
         out["greedy"] = [agent.act(_view(r["position"])).to_text() for r in load_positions()]
@@ -275,6 +275,34 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         "greedy_positions": min(len(ga), len(gb)),
         "greedy_differs": greedy,
     }
+
+
+def still_offered(a: dict[str, Any], b: dict[str, Any], search: str) -> list[dict[str, Any]]:
+    """For each position whose best shot differs between fingerprints ``a``
+    (before) and ``b`` (after): whether ``a``'s best shot is among this
+    code's candidates of ``search`` (``shots.SEARCHES``). Where it is not,
+    the search no longer offers it; where it is, the choice moved among
+    shots both offer (the samples fell differently)."""
+    from piramida.agents.shots import SEARCHES, candidates
+
+    rows_a = {r["index"]: r for r in a["planner"]}
+    rows_b = {r["index"]: r for r in b["planner"]}
+    positions = dict(fingerprint_positions(max(1, int(a.get("per_variant", 5)))))
+    out = []
+    for i in compare(a, b)["best_shot_differs"]:
+        offered = {c.shot.to_text() for c in candidates(_view(positions[i]), a.get("noise", "pro"), SEARCHES[search])}
+        before, after = rows_a[i]["plans"][0], rows_b[i]["plans"][0]
+        out.append(
+            {
+                "index": i,
+                "variant": rows_a[i]["variant"],
+                "before_still_offered": before["shot"] in offered,
+                "before": {k: before[k] for k in ("shot", "kind", "value")},
+                "after": {k: after[k] for k in ("shot", "kind", "value")},
+                "candidates_now": len(offered),
+            }
+        )
+    return out
 
 
 def combine(paths: list[Path]) -> dict[str, Any]:
@@ -355,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     cp = sub.add_parser("compare", help="where two fingerprints differ")
     cp.add_argument("a", type=Path)
     cp.add_argument("b", type=Path)
+    cp.add_argument("--search", choices=("planner", "wide", "lean", "greedy"), default=None,
+                    help="for each changed best shot, is A's still among this search's candidates?")
     c = sub.add_parser("combine", help="pool piramida match --json outputs")
     c.add_argument("files", nargs="+", type=Path)
     m.add_argument("--kw", default=None, help="more planner keywords as JSON")
@@ -393,7 +423,10 @@ def main(argv: list[str] | None = None) -> int:
         out = fingerprint(a.sims, a.per_variant, a.seed, a.noise)
         print(f"{len(out['planner'])} planner positions, {len(out.get('greedy', []))} greedy shots")
     elif a.cmd == "compare":
-        out = compare(*(json.loads(p.read_text(encoding="utf-8")) for p in (a.a, a.b)))
+        fa, fb = (json.loads(p.read_text(encoding="utf-8")) for p in (a.a, a.b))
+        out = compare(fa, fb)
+        if a.search is not None:
+            out["best_shot_changes"] = still_offered(fa, fb, a.search)
         print(json.dumps(out))
     elif a.cmd == "combine":
         out = combine(a.files)
