@@ -25,9 +25,11 @@ Python, side by side in one process (the order alternating per position),
 so that the VM's drift does not enter the ratio.
 
 ``--digest`` prints instead a SHA-256 of every candidate (its shot as text
-and its feature vector's exact floats) on the same positions with both
-searches (``PLANNER`` and ``GREEDY``), and how many there were: a speed-up
-that must not change a single candidate keeps the digest.
+and its feature vector's exact floats) on the same positions with
+``--search``'s search (the planner's by default) and greedy's, and how
+many there were: a speed-up that must not change a single candidate keeps
+the digest. ``--search wide`` gives the planner's digests from before
+session 22.
 
 ``--positions played`` uses instead 200 positions from seeded frames of
 greedy against greedy (``bench/positions/played.jsonl``, played.py):
@@ -163,25 +165,30 @@ def compare(
     }
 
 
-def digest(limit: int | None = None, noise: str = "pro", positions: str = "reference") -> dict[str, Any]:
-    """The SHA-256 of every candidate's shot and features, both searches
-    (module docstring)."""
+def digest(
+    limit: int | None = None, noise: str = "pro", positions: str = "reference", search: str = "planner"
+) -> dict[str, Any]:
+    """The SHA-256 of every candidate's shot and features, ``search``'s
+    and greedy's (module docstring)."""
     import hashlib
 
     from bench.planner import load_positions
-    from piramida.agents.shots import GREEDY, PLANNER, candidates
+    from piramida.agents.shots import GREEDY, SEARCHES, candidates
     from piramida.env.view import GameView
 
     h = hashlib.sha256()
     n = 0
+    searches = (SEARCHES[search], GREEDY) if search != "greedy" else (GREEDY,)
     for r in load_positions(SETS[positions])[:limit]:
         view = GameView.for_position(r["position"])
-        for search in (PLANNER, GREEDY):
-            for c in candidates(view, noise, search):
+        for how in searches:
+            for c in candidates(view, noise, how):
                 h.update(c.shot.to_text().encode())
                 h.update(np.asarray(c.features, dtype=np.float64).tobytes())
                 n += 1
     got: dict[str, Any] = {"candidates": n, "sha256": h.hexdigest()[:16], "noise": noise}
+    if search != "planner":
+        got["search"] = search
     if positions != "reference":
         got["positions"] = positions
     return got
@@ -218,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         return got
 
     if a.digest:
-        print(json.dumps(signed(digest(a.limit, a.noise, a.positions))))
+        print(json.dumps(signed(digest(a.limit, a.noise, a.positions, a.search))))
         return 0
     if a.compare_python:
         print(json.dumps(signed(compare(a.limit, a.noise, a.search, a.compare_python, a.positions))))
