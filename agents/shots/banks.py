@@ -60,6 +60,39 @@ MIN_POCKET_DEPTH = 0.15
 BANK_ITERS = 8
 
 
+#: Per table: each cushion's reflection line (name, normal, start, unit
+#: direction, length) with the pockets that can be banked into off it (the
+#: pocket, its aim point, that point's distance in front of the line and
+#: its mirror image). None of it depends on the balls, and ``bank_lines``
+#: would otherwise remake it for every struck ball and target.
+_MIRRORS: dict[int, tuple[Any, list[tuple[Any, ...]]]] = {}
+
+
+def mirrors(t: Any) -> list[tuple[Any, ...]]:
+    """The cushions' reflection lines and their bankable pockets on table
+    ``t`` (``_MIRRORS``), computed by the same expressions ``bank_lines``
+    used inline, so every line it finds is the same to the last bit."""
+    got = _MIRRORS.get(id(t))
+    if got is not None and got[0] is t:
+        return got[1]
+    R = t.ball_radius
+    out: list[tuple[Any, ...]] = []
+    for cushion in t.cushions.values():
+        nx, ny = cushion.normal
+        sx, sy = cushion.start
+        tx_, ty_, length = unit_vector(cushion.end[0] - sx, cushion.end[1] - sy)
+        pockets = []
+        for pocket in t.pockets.values():
+            ap = aim_point(pocket, t)
+            dp = (ap[0] - sx) * nx + (ap[1] - sy) * ny - R
+            if dp < MIN_POCKET_DEPTH:
+                continue
+            pockets.append((pocket, ap, dp, (ap[0] - 2 * dp * nx, ap[1] - 2 * dp * ny)))
+        out.append((cushion.name, nx, ny, sx, sy, tx_, ty_, length, pockets))
+    _MIRRORS[id(t)] = (t, out)
+    return out
+
+
 def bank_lines(position: Position, struck: str, targets: Iterable[str] | None = None) -> list[PotLine]:
     """Every geometrically open one-cushion bank for ``struck``, easiest
     first. ``PotLine.aim`` is the mirrored aim point (where the object ball
@@ -68,21 +101,14 @@ def bank_lines(position: Position, struck: str, targets: Iterable[str] | None = 
     t = position.table
     R = t.ball_radius
     out: list[PotLine] = []
+    lines = mirrors(t)
     for c, target, tp, others in each_target(position, struck, targets):
-        for cushion in t.cushions.values():
-            nx, ny = cushion.normal
-            sx, sy = cushion.start
-            tx_, ty_, length = unit_vector(cushion.end[0] - sx, cushion.end[1] - sy)
+        for cushion_name, nx, ny, sx, sy, tx_, ty_, length, pockets in lines:
             # Signed distances from the reflection line (positive: in play).
             dt = (tp[0] - sx) * nx + (tp[1] - sy) * ny - R
             if dt <= 0.02:
                 continue
-            for pocket in t.pockets.values():
-                ap = aim_point(pocket, t)
-                dp = (ap[0] - sx) * nx + (ap[1] - sy) * ny - R
-                if dp < MIN_POCKET_DEPTH:
-                    continue
-                image = (ap[0] - 2 * dp * nx, ap[1] - 2 * dp * ny)
+            for pocket, ap, dp, image in pockets:
                 f = dt / (dt + dp)
                 bx, by = tp[0] + (image[0] - tp[0]) * f, tp[1] + (image[1] - tp[1]) * f
                 along = (bx - sx) * tx_ + (by - sy) * ty_
@@ -122,7 +148,7 @@ def bank_lines(position: Position, struck: str, targets: Iterable[str] | None = 
                 out.append(
                     PotLine(
                         struck, target, pocket.name, phi, cut, g, image, cd, od, approach,
-                        difficulty, bank=cushion.name,
+                        difficulty, bank=cushion_name,
                     )
                 )
     out.sort(key=lambda p: p.difficulty)
