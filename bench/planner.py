@@ -349,6 +349,8 @@ def combine(paths: list[Path]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from piramida.agents.shots import SEARCHES
+
     ap = argparse.ArgumentParser(
         prog="python -m bench.planner", description=(__doc__ or "").split("\n")[0]
     )
@@ -383,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     cp = sub.add_parser("compare", help="where two fingerprints differ")
     cp.add_argument("a", type=Path)
     cp.add_argument("b", type=Path)
-    cp.add_argument("--search", choices=("planner", "wide", "lean", "greedy"), default=None,
+    cp.add_argument("--search", choices=tuple(SEARCHES), default=None,
                     help="for each changed best shot, is A's still among this search's candidates?")
     c = sub.add_parser("combine", help="pool piramida match --json outputs")
     c.add_argument("files", nargs="+", type=Path)

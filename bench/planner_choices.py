@@ -27,7 +27,7 @@ is found among them by equality. Breaks are left out unless
 timed.
 
 ``--within NAME`` also counts the decisions whose chosen shot a narrower
-search (``policy_obs.SEARCHES``: ``lean``, ``greedy``) does not offer:
+search (``shots.SEARCHES``: ``wide``, ``lean``, ``greedy``) does not offer:
 what narrowing the search to it would change. ``--other-seed S`` counts
 the decisions whose choice changes when the planner samples with seed S
 instead: how much of that is the planner's own sampling noise.
@@ -126,14 +126,16 @@ def measure(sims: int, limit: int | None = None, positions: str = "reference", b
 
 
 def main(argv: list[str] | None = None) -> int:
+    from piramida.agents.shots import SEARCHES
+
     given = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m bench.planner_choices", description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--sims", type=int, default=1500, help="simulated strokes a decision")
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     ap.add_argument("--positions", choices=tuple(SETS), default="reference")
     ap.add_argument("--breaks", action="store_true", help="count the break positions too")
-    ap.add_argument("--within", choices=("lean", "greedy", "wide"), default=None,
-                    help="also count the choices this narrower search does not offer")
+    ap.add_argument("--within", choices=tuple(n for n in SEARCHES if n != "planner"), default=None,
+                    help="also count the choices this search does not offer")
     ap.add_argument("--other-seed", type=int, default=None, help="also count the choices that change with this seed")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
     a = ap.parse_args(given)

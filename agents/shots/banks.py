@@ -60,21 +60,21 @@ MIN_POCKET_DEPTH = 0.15
 BANK_ITERS = 8
 
 
-#: Per table: each cushion's reflection line (name, normal, start, unit
-#: direction, length) with the pockets that can be banked into off it (the
-#: pocket, its aim point, that point's distance in front of the line and
-#: its mirror image). None of it depends on the balls, and ``bank_lines``
-#: would otherwise remake it for every struck ball and target.
-_MIRRORS: dict[int, tuple[Any, list[tuple[Any, ...]]]] = {}
+#: The last table's ``mirrors`` (a process plays on one table; matched by
+#: identity, since hashing a ``Table`` costs more than remaking them).
+_MIRRORS: list[Any] = [None, None]
 
 
 def mirrors(t: Any) -> list[tuple[Any, ...]]:
-    """The cushions' reflection lines and their bankable pockets on table
-    ``t`` (``_MIRRORS``), computed by the same expressions ``bank_lines``
-    used inline, so every line it finds is the same to the last bit."""
-    got = _MIRRORS.get(id(t))
-    if got is not None and got[0] is t:
-        return got[1]
+    """Each cushion's reflection line (name, normal, start, unit direction,
+    length) with the pockets that can be banked into off it (the pocket,
+    its aim point, that point's distance in front of the line and its
+    mirror image) on table ``t``. None of it depends on the balls, so
+    ``bank_lines`` takes it from here instead of remaking it for every
+    struck ball and target; the expressions are the ones it used inline,
+    so every line it finds is the same to the last bit."""
+    if _MIRRORS[0] is t:
+        return _MIRRORS[1]
     R = t.ball_radius
     out: list[tuple[Any, ...]] = []
     for cushion in t.cushions.values():
@@ -89,7 +89,7 @@ def mirrors(t: Any) -> list[tuple[Any, ...]]:
                 continue
             pockets.append((pocket, ap, dp, (ap[0] - 2 * dp * nx, ap[1] - 2 * dp * ny)))
         out.append((cushion.name, nx, ny, sx, sy, tx_, ty_, length, pockets))
-    _MIRRORS[id(t)] = (t, out)
+    _MIRRORS[:] = [t, out]
     return out
 
 
