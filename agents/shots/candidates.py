@@ -70,10 +70,11 @@ from piramida.env.table import POCKETS
 XY = tuple[float, float]
 
 #: Lines refined into candidates, and of those the easiest given spin
-#: variants. Session 21 measured 4, 4 and 2 against the 16, 12 and 9 used
-#: before (``WIDE``): at 1 s a decision not measurably weaker head to head
-#: in free, combined and classic71 (200 pairs each), two thirds of the
-#: search's time (docs/agents.md, "The planner's search").
+#: variants: 4, 4 and 2 since session 22, against the 16, 12 and 9 before
+#: (``WIDE``), for 0.59-0.65 of the search's time. At 1 s a decision
+#: against greedy that costs the planner 0.05 a pair in free pyramid and
+#: nothing measurable in combined and classic71 (docs/agents.md, "Session
+#: 21" and "Session 22").
 MAX_LINES = 4
 SPIN_LINES = 2
 #: (b, speed factor, name): the variants of a centred pot re-refined for
@@ -182,7 +183,7 @@ GREEDY = Search(
 #: (docs/training.md, "Environment speed"). Not the planner's: without
 #: banks a planner on it loses to one with them in every variant
 #: (docs/agents.md, "Session 21").
-LEAN = Search(max_lines=4, keep_pots=4, spin_lines=2, banks=0)
+LEAN = replace(PLANNER, banks=0)
 
 #: The searches by the names a policy file, a training config or an agent
 #: spec gives them (``planner:search=wide``, ``policy:...:search=lean``).
