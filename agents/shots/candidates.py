@@ -403,7 +403,7 @@ class _Generation:
             sure_enough = max(3, (keep if keep is not None else search.max_lines) - 2)
         found: list[tuple[PotLine, XY | None, AimedPot]] = []
         sure = 0
-        for k, (line, place) in enumerate(candidate_lines(ctx)[: 2 * search.max_lines]):
+        for k, (line, place) in enumerate(candidate_lines(ctx, 2 * search.max_lines)):
             if self.spent() and found:
                 break
             if len(found) >= enough or sure >= sure_enough:

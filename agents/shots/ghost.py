@@ -404,6 +404,123 @@ def lines_among(
     return out
 
 
+
+def many_lines(
+    position: Position, pairs: list[tuple[str, list[str]]], limit: int | None = None
+) -> list[PotLine] | None:
+    """``pot_lines(position, struck, targets)`` for each (struck, targets)
+    of ``pairs`` (struck balls on the table), merged easiest first as one
+    stable sort of them in that order would merge them, and only the
+    ``limit`` easiest made (all with None): free pyramid asks it for
+    every ball, and a search reads a few of the hundreds of lines. Each
+    struck ball's targets are taken in the position's order (as
+    ``lines.targets_for`` lists them), each once. The object legs are
+    ``compiled_legs``' arrays and the lines ``lines_among``'s arithmetic,
+    compiled (``line_rows``): the same floats. None where ``exact_hypot``
+    is not this interpreter's ``math.hypot`` (then the caller asks
+    ``pot_lines``)."""
+    if not same_as_python():
+        return None
+    t = position.table
+    names = position.ids
+    row = {b: k for k, b in enumerate(names)}
+    struck_rows = np.array([row[s] for s, _ in pairs], dtype=np.int64)
+    asked = np.zeros((len(pairs), len(names)), dtype=np.bool_)
+    for i, (s, targets) in enumerate(pairs):
+        for b in targets:
+            k = row.get(b)
+            if k is not None and b != s:
+                asked[i, k] = True
+    pockets = list(t.pockets.values())
+    aims = [aim_point(pocket, t) for pocket in pockets]
+    xy = np.array([(x, y) for _, x, y in position.balls], dtype=np.float64).reshape(-1, 2)
+    limit2 = 2 * t.ball_radius
+    near = near_paths(xy, np.array(aims), limit2)
+    aim_xy, axes, mouths = pocket_arrays(t)
+    pk, cu = surface_arrays(t)
+    ok, legs = leg_arrays(xy, aim_xy, axes, mouths, t.ball_radius, t.width, t.length, pk, cu)
+    m, which, leg, vals = line_rows(
+        xy, struck_rows, asked, ok, legs, near, limit2, _COS_BEYOND_CUT, MAX_CUT_DEG, MIN_OD, MIN_WINDOW, MIN_COS
+    )
+    order = np.argsort(vals[3, :m], kind="stable")
+    if limit is not None:
+        order = order[:limit]
+    which_l, leg_l, vals_l = which[order].tolist(), leg[order].tolist(), vals[:, order].tolist()
+    n_pockets = len(pockets)
+    out: list[PotLine] = []
+    for q, (i, tj) in enumerate(zip(which_l, leg_l, strict=True)):
+        target, j = divmod(tj, n_pockets)
+        od, _ux, _uy, approach, _window, gx, gy, _on_bed = legs[target, j].tolist()
+        out.append(
+            PotLine(
+                pairs[i][0], names[target], pockets[j].name, vals_l[0][q], vals_l[1][q], (gx, gy), aims[j],
+                vals_l[2][q], od, approach, vals_l[3][q],
+            )
+        )
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def line_rows(xy, struck_rows, asked, ok, legs, near, limit, cos_beyond, max_cut, min_od, min_window,
+              min_cos):  # pragma: no cover - compiled
+    """``lines_among``'s loop for each struck ball (row ``struck_rows[i]``
+    of the balls ``xy``) at the targets ``asked[i]`` along their open legs
+    (``leg_arrays``' ``ok`` and rows ``legs``; ``near``: ``near_paths``'),
+    with its arithmetic in its order (``exact_hypot`` for ``math.hypot``):
+    (the lines made, and for each in the order ``lines_among`` makes them,
+    struck ball by struck ball, its pair, its leg (target row times the
+    pockets plus the pocket) and its direction, cut, cue distance and
+    difficulty). A leg is open to a struck ball when its ghost ball is on
+    the bed and no ball but the struck one lies on it (``ObjectLeg``'s
+    ``blockers``)."""
+    n_pairs, n = asked.shape
+    n_pockets = ok.shape[1]
+    cap = n_pairs * n * n_pockets
+    which = np.empty(cap, np.int64)
+    leg = np.empty(cap, np.int64)
+    vals = np.empty((4, cap))
+    m = 0
+    for i in range(n_pairs):
+        s = struck_rows[i]
+        cx0, cy0 = xy[s, 0], xy[s, 1]
+        for t in range(n):
+            if not asked[i, t]:
+                continue
+            for j in range(n_pockets):
+                if not ok[t, j] or legs[t, j, 7] == 0.0:
+                    continue
+                blocked = False
+                for k in range(n):
+                    if k != t and k != s and near[t, j, k]:
+                        blocked = True
+                        break
+                if blocked:
+                    continue
+                r = legs[t, j]
+                od, ux, uy, window, gx, gy = r[0], r[1], r[2], r[4], r[5], r[6]
+                cx, cy = gx - cx0, gy - cy0
+                cd = exact_hypot(cx, cy)
+                if cd < 1e-9:
+                    continue
+                cos_cut = (cx * ux + cy * uy) / cd
+                if cos_cut < cos_beyond:
+                    continue
+                cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
+                if cut > max_cut:
+                    continue
+                if not path_clear_of(xy, s, t, cx0, cy0, gx, gy, limit):
+                    continue
+                window_angle = window / od
+                difficulty = (1.0 + cd / max(od, min_od)) / (max(window_angle, min_window) * max(cos_cut, min_cos))
+                which[m] = i
+                leg[m] = t * n_pockets + j
+                vals[0, m] = math.degrees(math.atan2(cy, cx)) % 360.0
+                vals[1, m] = cut
+                vals[2, m] = cd
+                vals[3, m] = difficulty
+                m += 1
+    return m, which, leg, vals
+
 @njit(cache=True, error_model="numpy")
 def best_placements(spots, xy, k_struck, leg_ball, leg_gx, leg_gy, leg_ux, leg_uy, leg_od, leg_window, limit,
                     max_cut):  # pragma: no cover - compiled

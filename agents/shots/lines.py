@@ -27,6 +27,7 @@ from piramida.agents.shots.ghost import (
     aim_point,
     best_placements,
     lines_among,
+    many_lines,
     object_legs,
     pot_lines,
 )
@@ -70,18 +71,22 @@ def targets_for(ctx: Context, struck: str) -> list[str]:
     return out
 
 
-def candidate_lines(ctx: Context) -> list[tuple[PotLine, XY | None]]:
-    """Open pot lines (with the placement when in hand), easiest first."""
+def candidate_lines(ctx: Context, limit: int | None = None) -> list[tuple[PotLine, XY | None]]:
+    """Open pot lines (with the placement when in hand), easiest first;
+    the ``limit`` easiest (all with None)."""
     out: list[tuple[PotLine, XY | None]] = []
     if ctx.pos.in_hand is None:
-        for s in ctx.cue_balls():
-            if s in ctx.pos:
-                out.extend((ln, None) for ln in pot_lines(ctx.pos, s, targets_for(ctx, s)))
+        pairs = [(s, targets_for(ctx, s)) for s in ctx.cue_balls() if s in ctx.pos]
+        got = many_lines(ctx.pos, pairs, limit)
+        if got is not None:
+            return [(ln, None) for ln in got]
+        for s, targets in pairs:
+            out.extend((ln, None) for ln in pot_lines(ctx.pos, s, targets))
     else:
         for s in ctx.cue_balls():
             out.extend(hand_lines(ctx, s))
     out.sort(key=lambda lp: lp[0].difficulty)
-    return out
+    return out if limit is None else out[:limit]
 
 
 def hand_placements(ctx: Context, ball: str) -> list[XY]:

@@ -70,3 +70,26 @@ def test_compiled_object_legs_are_the_python_ones(name: str) -> None:
         assert got == ghost.python_legs(*args)
         legs += sum(len(v) for v in got.values())
     assert legs > 2000
+
+
+@pytest.mark.parametrize("name", ["reference.jsonl", "played.jsonl"])
+def test_many_lines_are_python_pot_lines_merged(name: str) -> None:
+    # Every ball struck at every other (free pyramid's search) and, for the
+    # other half of the positions, one ball at some of them: the compiled
+    # lines, merged, are pot_lines' to the last bit and in the same order.
+    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
+    lines = 0
+    rows = [json.loads(x) for x in (root / name).read_text().splitlines() if x.strip()]
+    for k, row in enumerate(rows):
+        pos = Position.from_dict(row["position"])
+        ids = list(pos.ids)
+        if k % 2 == 0:
+            pairs = [(s, [b for b in ids if b != s]) for s in ids]
+        else:
+            pairs = [(ids[0], ids[1::2])]
+        want = [ln for s, targets in pairs for ln in ghost.pot_lines(pos, s, targets)]
+        want.sort(key=lambda ln: ln.difficulty)
+        assert ghost.many_lines(pos, pairs) == want
+        assert ghost.many_lines(pos, pairs, 5) == want[:5]
+        lines += len(want)
+    assert lines > 2000
