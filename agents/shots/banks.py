@@ -39,6 +39,7 @@ from piramida.agents.shots.ghost import (
     pocket_window,
     unit_vector,
 )
+from piramida.agents.shots.surface import on_surface_at, surface_arrays
 from piramida.env.events import Event
 from piramida.env.physics import ShotResult
 from piramida.env.physics.codes import EV_BALL, EV_CENTRE, EV_CUE, EV_CUSHION, EV_MOTION
@@ -153,6 +154,180 @@ def bank_lines(position: Position, struck: str, targets: Iterable[str] | None = 
                 )
     out.sort(key=lambda p: p.difficulty)
     return out
+
+
+#: The last table's ``mirrors`` as arrays (``mirror_arrays``).
+_MIRROR_ARRAYS: list[Any] = [None, None]
+
+
+def mirror_arrays(t: Any) -> tuple[list[tuple[Any, ...]], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``mirrors(t)`` for compiled code: the lines, each cushion's row
+    (normal, start, unit direction, length), each cushion's first bankable
+    pocket and one past its last, and per bankable pocket its row (aim
+    point, depth, mirror image, the pocket's axis and mouth)."""
+    if _MIRROR_ARRAYS[0] is t:
+        return _MIRROR_ARRAYS[1]
+    lines = mirrors(t)
+    cushions = np.array([row[1:8] for row in lines], dtype=np.float64).reshape(-1, 7)
+    start = np.zeros(len(lines), np.int64)
+    end = np.zeros(len(lines), np.int64)
+    rows: list[tuple[float, ...]] = []
+    for k, row in enumerate(lines):
+        start[k] = len(rows)
+        for pocket, ap, dp, image in row[8]:
+            rows.append((ap[0], ap[1], dp, image[0], image[1], pocket.axis[0], pocket.axis[1], pocket.mouth))
+        end[k] = len(rows)
+    got = (lines, cushions, start, end, np.array(rows, dtype=np.float64).reshape(-1, 8))
+    _MIRROR_ARRAYS[:] = [t, got]
+    return got
+
+
+def many_banks(
+    position: Position, pairs: list[tuple[str, list[str]]], limit: int | None = None
+) -> list[PotLine] | None:
+    """``bank_lines(position, struck, targets)`` for each (struck, targets)
+    of ``pairs`` (struck balls on the table, targets in the position's
+    order, each once), merged easiest first as one stable sort of them in
+    that order would merge them (``lines.lines_for``), and only the
+    ``limit`` easiest made (all with None): free pyramid asks for every
+    ball, and the search refines three. Its arithmetic compiled
+    (``bank_rows``: the same floats, ``exact_hypot`` for ``math.hypot``);
+    None where that is not this interpreter's (then the caller asks
+    ``bank_lines``)."""
+    if not same_as_python():
+        return None
+    t = position.table
+    names = position.ids
+    row = {b: k for k, b in enumerate(names)}
+    struck_rows = np.array([row[s] for s, _ in pairs], dtype=np.int64)
+    asked = np.zeros((len(pairs), len(names)), dtype=np.bool_)
+    for i, (s, targets) in enumerate(pairs):
+        for b in targets:
+            k = row.get(b)
+            if k is not None and b != s:
+                asked[i, k] = True
+    lines, cushions, start, end, pockets = mirror_arrays(t)
+    pk, cu = surface_arrays(t)
+    xy = np.array([(x, y) for _, x, y in position.balls], dtype=np.float64).reshape(-1, 2)
+    m, idx, vals = bank_rows(
+        xy, struck_rows, asked, cushions, start, end, pockets, t.ball_radius, t.width, t.length, pk, cu,
+        JAW_CLEARANCE, MAX_BANK_CUT_DEG, BANK_FACTOR,
+    )
+    order = np.argsort(vals[7, :m], kind="stable")
+    if limit is not None:
+        order = order[:limit]
+    idx_l, vals_l = idx[:, order].T.tolist(), vals[:, order].T.tolist()
+    out: list[PotLine] = []
+    for (i, target, c, q), (phi, cut, gx, gy, cd, od, approach, difficulty) in zip(idx_l, vals_l, strict=True):
+        pocket, _ap, _dp, image = lines[c][8][q - int(start[c])]
+        out.append(
+            PotLine(
+                pairs[i][0], names[target], pocket.name, phi, cut, (gx, gy), image, cd, od, approach, difficulty,
+                bank=lines[c][0],
+            )
+        )
+    return out
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _unit(x, y):  # pragma: no cover - compiled
+    # ``ghost.unit_vector`` with Python's hypot.
+    n = exact_hypot(x, y)
+    if n > 1e-12:
+        return x / n, y / n, n
+    return 0.0, 0.0, 0.0
+
+
+@njit(cache=True, error_model="numpy")
+def clear_exact(xy, skip1, skip2, ax, ay, bx, by, limit):  # pragma: no cover - compiled
+    """``ghost.path_clear`` from (ax, ay) to (bx, by) past the balls at the
+    rows of ``xy`` but ``skip1`` and ``skip2``, with its arithmetic
+    (``exact_hypot``): the same answer to the last bit."""
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    for k in range(xy.shape[0]):
+        if k == skip1 or k == skip2:
+            continue
+        px, py = xy[k, 0], xy[k, 1]
+        if L2 == 0:
+            d = exact_hypot(px - ax, py - ay)
+        else:
+            s = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+            d = exact_hypot(px - (ax + s * dx), py - (ay + s * dy))
+        if not d >= limit:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def bank_rows(xy, struck_rows, asked, cushions, start, end, pockets, R, W, L, pk, cu, jaw_clearance, max_cut,
+              factor):  # pragma: no cover - compiled
+    """``bank_lines``' loop for each struck ball (row ``struck_rows[i]`` of
+    the balls ``xy``) at the targets ``asked[i]``, off each cushion
+    (``mirror_arrays``' rows) into its bankable pockets, in its order of
+    operations: (the lines made, and for each in the order ``bank_lines``
+    makes them, struck ball by struck ball, its pair, target row,
+    cushion and pocket row, and its direction, cut, ghost ball, cue
+    distance, length, approach angle and difficulty)."""
+    n_pairs, n = asked.shape
+    cap = n_pairs * n * max(pockets.shape[0], 1)
+    idx = np.empty((4, cap), np.int64)
+    vals = np.empty((8, cap))
+    m = 0
+    limit = 2 * R + 0.0
+    for i in range(n_pairs):
+        s = struck_rows[i]
+        c0, c1 = xy[s, 0], xy[s, 1]
+        for t in range(n):
+            if not asked[i, t]:
+                continue
+            t0, t1 = xy[t, 0], xy[t, 1]
+            for c in range(cushions.shape[0]):
+                nx, ny, sx, sy, tx_, ty_, length = (
+                    cushions[c, 0], cushions[c, 1], cushions[c, 2], cushions[c, 3], cushions[c, 4], cushions[c, 5],
+                    cushions[c, 6],
+                )
+                dt = (t0 - sx) * nx + (t1 - sy) * ny - R
+                if dt <= 0.02:
+                    continue
+                for q in range(start[c], end[c]):
+                    ap0, ap1, dp, im0, im1 = pockets[q, 0], pockets[q, 1], pockets[q, 2], pockets[q, 3], pockets[q, 4]
+                    f = dt / (dt + dp)
+                    bx, by = t0 + (im0 - t0) * f, t1 + (im1 - t1) * f
+                    along = (bx - sx) * tx_ + (by - sy) * ty_
+                    if not jaw_clearance < along < length - jaw_clearance:
+                        continue
+                    ax, ay, leg2 = _unit(ap0 - bx, ap1 - by)
+                    approach = math.degrees(math.acos(max(-1.0, min(1.0, ax * pockets[q, 5] + ay * pockets[q, 6]))))
+                    window = pockets[q, 7] * math.cos(math.radians(approach)) - 2 * R
+                    if window <= 0:
+                        continue
+                    ux, uy, _n = _unit(im0 - t0, im1 - t1)
+                    gx, gy = t0 - 2 * R * ux, t1 - 2 * R * uy
+                    if not on_surface_at(gx, gy, R, W, L, pk, cu):
+                        continue
+                    cx, cy, cd = _unit(gx - c0, gy - c1)
+                    if cd < 1e-9:
+                        continue
+                    cos_cut = cx * ux + cy * uy
+                    cut = math.degrees(math.acos(max(-1.0, min(1.0, cos_cut))))
+                    if cut > max_cut:
+                        continue
+                    leg1 = exact_hypot(bx - t0, by - t1)
+                    if not (
+                        clear_exact(xy, s, t, c0, c1, gx, gy, limit)
+                        and clear_exact(xy, s, t, t0, t1, bx, by, limit)
+                        and clear_exact(xy, t, -1, bx, by, ap0, ap1, limit)
+                    ):
+                        continue
+                    od = leg1 + leg2
+                    difficulty = factor * (1.0 + cd / max(od, 0.1)) / (max(window / od, 1e-6) * max(cos_cut, 0.05))
+                    idx[0, m], idx[1, m], idx[2, m], idx[3, m] = i, t, c, q
+                    v = vals[:, m]
+                    v[0] = math.degrees(math.atan2(cy, cx)) % 360.0
+                    v[1], v[2], v[3], v[4], v[5], v[6], v[7] = cut, gx, gy, cd, od, approach, difficulty
+                    m += 1
+    return m, idx, vals
 
 
 def closest_miss(
@@ -343,6 +518,7 @@ def refine_bank(ctx: Context, line: PotLine, place: XY | None, v: float) -> Tria
 __all__ = [
     "BANK_FACTOR",
     "bank_lines",
+    "many_banks",
     "bank_miss",
     "closest_miss",
     "miss_after",

@@ -47,10 +47,10 @@ import numpy as np
 from piramida.agents.base import GameView
 from piramida.agents.break_book import book_shots
 from piramida.agents.shots.aim import AimedPot, pot_line, refine, secant_for
-from piramida.agents.shots.banks import bank_lines, refine_bank
+from piramida.agents.shots.banks import bank_lines, many_banks, refine_bank
 from piramida.agents.shots.context import Budget, Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
-from piramida.agents.shots.lines import candidate_lines, lines_for
+from piramida.agents.shots.lines import candidate_lines, lines_for, struck_pairs
 from piramida.agents.shots.probability import PotModel, easiest_difficulties, easiest_difficulty
 from piramida.agents.shots.probe import reference_of
 from piramida.agents.shots.strokes import (
@@ -533,7 +533,10 @@ class _Generation:
         if ctx.pos.in_hand is not None or self.search.banks <= 0:
             return []
         out: list[Candidate] = []
-        for line in lines_for(ctx, bank_lines)[: self.search.banks]:
+        lines = many_banks(ctx.pos, struck_pairs(ctx), self.search.banks)
+        if lines is None:
+            lines = lines_for(ctx, bank_lines)[: self.search.banks]
+        for line in lines:
             for k in BANK_SPEEDS:
                 if self.spent():
                     return out

@@ -71,12 +71,18 @@ def targets_for(ctx: Context, struck: str) -> list[str]:
     return out
 
 
+def struck_pairs(ctx: Context) -> list[tuple[str, list[str]]]:
+    """Each ball the shooter may strike that is on the table, with the
+    balls it may be sent at first (``targets_for``)."""
+    return [(s, targets_for(ctx, s)) for s in ctx.cue_balls() if s in ctx.pos]
+
+
 def candidate_lines(ctx: Context, limit: int | None = None) -> list[tuple[PotLine, XY | None]]:
     """Open pot lines (with the placement when in hand), easiest first;
     the ``limit`` easiest (all with None)."""
     out: list[tuple[PotLine, XY | None]] = []
     if ctx.pos.in_hand is None:
-        pairs = [(s, targets_for(ctx, s)) for s in ctx.cue_balls() if s in ctx.pos]
+        pairs = struck_pairs(ctx)
         got = many_lines(ctx.pos, pairs, limit)
         if got is not None:
             return [(ln, None) for ln in got]
@@ -235,6 +241,7 @@ __all__ = [
     "lines_for",
     "placed_lines",
     "searched_placements",
+    "struck_pairs",
     "targets_for",
     "zone_ok",
 ]

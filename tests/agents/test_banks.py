@@ -3,10 +3,14 @@ correction, and the planner's bank candidates."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
+
+import pytest
 
 from piramida.agents.base import GameView
-from piramida.agents.shots.banks import bank_lines, refine_bank
+from piramida.agents.shots.banks import bank_lines, many_banks, refine_bank
 from piramida.agents.shots.candidates import BANK_SPEEDS, candidates
 from piramida.agents.shots.context import Budget, Context
 from piramida.agents.shots.ghost import aim_point, cue_speed_for, pot_lines
@@ -137,3 +141,23 @@ def test_the_compiled_bank_miss_is_the_event_logs() -> None:
                 checked += 1
                 found += got is not None
     assert checked > 100 and found > checked // 2
+
+
+@pytest.mark.parametrize("name", ["reference.jsonl", "played.jsonl"])
+def test_many_banks_are_python_bank_lines_merged(name: str) -> None:
+    # Every ball struck at every other (free pyramid's search), and one ball
+    # at some of them: the compiled banks, merged, are bank_lines' to the
+    # last bit and in the same order.
+    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
+    found = 0
+    rows = [json.loads(x) for x in (root / name).read_text().splitlines() if x.strip()]
+    for k, row in enumerate(rows):
+        pos = Position.from_dict(row["position"])
+        ids = list(pos.ids)
+        pairs = [(s, [b for b in ids if b != s]) for s in ids] if k % 2 == 0 else [(ids[-1], ids[::2])]
+        want = [ln for s, targets in pairs for ln in bank_lines(pos, s, targets)]
+        want.sort(key=lambda ln: ln.difficulty)
+        assert many_banks(pos, pairs) == want
+        assert many_banks(pos, pairs, 3) == want[:3]
+        found += len(want)
+    assert found > 1000
