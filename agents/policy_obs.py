@@ -191,7 +191,8 @@ def cand_row(view: GameView, c: Candidate) -> np.ndarray:
     row[_C["rest_x"]] = f[_F["rest_x"]] / t.width
     row[_C["rest_y"]] = f[_F["rest_y"]] / t.length
     row[_C["next_difficulty"]] = _log_difficulty(f[_F["next_difficulty"]])
-    row[_C["value"]] = float(np.clip(f[_F["value"]], -3.0, 3.0))
+    # min/max, not np.clip: the same float for a scalar, without a ufunc call.
+    row[_C["value"]] = min(max(f[_F["value"]], -3.0), 3.0)
     row[_C["present"]] = 1.0
     return np.array(row, dtype=np.float32)
 
