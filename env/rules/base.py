@@ -173,12 +173,15 @@ class BaseReferee:
     def __init__(self, options: Mapping[str, Any] | None = None, table: Table | None = None) -> None:
         self.options = load_options(self.game_type, options)
         self.table = table or Table.default()
-        #: ``start_near``'s last answer, with the position, ball and placement it is for.
-        self.last_start: (
-            tuple[Position, str, XY | None, dict[str, XY], list[tuple[str, float, float]], dict[str, str]] | None
-        ) = None
-        #: The item-20 ``Start`` of ``last_start``'s start, for records with these ids.
-        self.last_records_start: tuple[dict[str, XY], Start] | None = None
+        #: ``start_near``'s answers for the last position asked, by struck
+        #: ball and placement (free pyramid's search strikes every ball).
+        self.starts: tuple[
+            Position | None,
+            dict[tuple[str, XY | None], tuple[dict[str, XY], list[tuple[str, float, float]], dict[str, str]]],
+        ] = (None, {})
+        #: The item-20 ``Start`` of each start of ``starts`` (by its identity;
+        #: the start itself kept), for records with these ids.
+        self.records_starts: dict[int, tuple[dict[str, XY], Start]] = {}
 
     @property
     def variant(self) -> str:
@@ -439,11 +442,11 @@ class BaseReferee:
                 return None
             if outcome.records is not None:
                 records, ids = outcome.records()
-                got = self.last_records_start
+                got = self.records_starts.get(id(start))
                 if got is None or got[0] is not start or got[1].ids != ids:
                     if any(b not in start for b in ids):
                         return None
-                    got = self.last_records_start = (start, Start(ids, start, frozen, self.table))
+                    got = self.records_starts[id(start)] = (start, Start(ids, start, frozen, self.table))
                 if not completes_records(records, got[1], shot.ball, shot.declare_frozen):
                     return None
             elif outcome.events is None or not P.completes(shot, start, frozen, outcome.events(), self.table):
@@ -494,15 +497,20 @@ class BaseReferee:
         """The balls' centres when ``shot`` starts from ``before``, the balls
         within push distance of the struck ball (``push_near``) and the
         balls frozen to a cushion: the same for every stroke of a decision
-        with the same struck ball and placement, so the last ones are kept
-        (for the outcome keys and the rulings of one search)."""
-        got = self.last_start
-        if got is None or got[0] is not before or got[1] != shot.ball or got[2] != shot.place:
+        with the same struck ball and placement, so those of the last
+        position asked are kept, by ball and placement (for the outcome keys
+        and the rulings of one search)."""
+        pos, known = self.starts
+        if pos is not before:
+            known = {}
+            self.starts = (before, known)
+            self.records_starts = {}
+        key = (shot.ball, shot.place)
+        got = known.get(key)
+        if got is None:
             start = P.start_positions(before, shot)
-            near = P.push_near(start, shot.ball, self.table)
-            frozen = P.frozen_balls(before.table, start)
-            got = self.last_start = (before, shot.ball, shot.place, start, near, frozen)
-        return got[3], got[4], got[5]
+            got = known[key] = (start, P.push_near(start, shot.ball, self.table), P.frozen_balls(before.table, start))
+        return got
 
     def fouls_position(self, before: Position) -> Position:
         """The position the common fouls are read from (five balls: never
