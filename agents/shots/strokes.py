@@ -25,9 +25,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from piramida.agents.base import GameView, why_no_shot
 from piramida.agents.shots.context import Context, Trial
+from piramida.agents.shots.exact import exact_hypot, same_as_python
 from piramida.agents.shots.ghost import path_clear_of
 from piramida.agents.shots.lines import hand_placements, targets_for, zone_ok
 from piramida.agents.shots.probability import easiest_difficulty
@@ -222,28 +224,74 @@ def safety_pairs(ctx: Context) -> list[tuple[str, XY | None, str]]:
     """(struck, placement, target) with a clear straight path, nearest
     first, ``SAFETY_PAIRS`` of them (with the cue ball in hand, from the
     first six placements)."""
-    out: list[tuple[float, str, XY | None, str]] = []
+    starts = safety_starts(ctx)
+    if not same_as_python():
+        return safety_pairs_python(ctx, starts)
+    balls = ctx.pos.ball_map
+    names = list(balls)
+    row = {b: k for k, b in enumerate(names)}
+    asked = np.zeros((len(starts), len(names)), dtype=np.bool_)
+    for i, (_s, _place, _sxy, targets) in enumerate(starts):
+        for t in targets:
+            asked[i, row[t]] = True
+    d = clear_distances(
+        np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2),
+        np.array([sxy for _s, _p, sxy, _t in starts], dtype=np.float64).reshape(-1, 2),
+        np.array([row.get(s, -1) for s, _p, _sxy, _t in starts], dtype=np.int64), asked, 2 * ctx.R,
+    ).ravel()
+    # Nearest first, ties in the order the pairs were asked (a stable sort).
+    found = np.flatnonzero(d >= 0.0)
+    order = found[np.argsort(d[found], kind="stable")[:SAFETY_PAIRS]].tolist()
+    return [(starts[q // len(names)][0], starts[q // len(names)][1], names[q % len(names)]) for q in order]
+
+
+def safety_starts(ctx: Context) -> list[tuple[str, XY | None, XY, list[str]]]:
+    """Where ``safety_pairs`` strikes from, in order: each ball the shooter
+    may strike (from the first six placements when in hand), with its
+    placement, where it starts and the balls it may be sent at."""
+    balls = ctx.pos.ball_map
+    starts: list[tuple[str, XY | None, XY, list[str]]] = []
+    for s in ctx.cue_balls():
+        targets = [t for t in targets_for(ctx, s) if t != s]
+        for place in [None] if s in balls else hand_placements(ctx, s)[:6]:
+            starts.append((s, place, place if place is not None else balls[s], targets))
+    return starts
+
+
+def safety_pairs_python(
+    ctx: Context, starts: list[tuple[str, XY | None, XY, list[str]]]
+) -> list[tuple[str, XY | None, str]]:
+    """``safety_pairs`` from ``safety_starts(ctx)`` in Python (where
+    ``exact_hypot`` is not this interpreter's ``math.hypot``; and the
+    reference the compiled one is tested against)."""
     balls = ctx.pos.ball_map
     row = {b: k for k, b in enumerate(balls)}
-    # ``path_clear`` of every pair in compiled calls over the table's balls.
     xy = np.array(list(balls.values()), dtype=np.float64).reshape(-1, 2)
-    for s in ctx.cue_balls():
-        starts: list[XY | None]
-        if s in balls:
-            starts = [None]
-        else:
-            starts = list(hand_placements(ctx, s)[:6])
+    out: list[tuple[float, str, XY | None, str]] = []
+    for s, place, sxy, targets in starts:
         ks = row.get(s, -1)
-        for place in starts:
-            sxy = place if place is not None else balls[s]
-            for t in targets_for(ctx, s):
-                if t == s:
-                    continue
-                txy = balls[t]
-                if path_clear_of(xy, ks, row[t], sxy[0], sxy[1], txy[0], txy[1], 2 * ctx.R):
-                    out.append((math.hypot(txy[0] - sxy[0], txy[1] - sxy[1]), s, place, t))
+        for t in targets:
+            txy = balls[t]
+            if path_clear_of(xy, ks, row[t], sxy[0], sxy[1], txy[0], txy[1], 2 * ctx.R):
+                out.append((math.hypot(txy[0] - sxy[0], txy[1] - sxy[1]), s, place, t))
     out.sort(key=lambda x: x[0])
     return [(s, p, t) for _, s, p, t in out[:SAFETY_PAIRS]]
+
+
+@njit(cache=True, error_model="numpy")
+def clear_distances(xy, start_xy, start_k, asked, limit):  # pragma: no cover - compiled
+    """For each start (a struck ball's row ``start_k[i]``, -1 when placed,
+    at ``start_xy[i]``) and each ball ``t`` of ``asked[i]``: the distance
+    to it (Python's ``math.hypot``, ``exact_hypot``) where the straight path
+    is clear of the other balls (``path_clear_of``), else -1."""
+    n_starts, n = asked.shape
+    out = np.full((n_starts, n), -1.0)
+    for i in range(n_starts):
+        sx, sy = start_xy[i, 0], start_xy[i, 1]
+        for t in range(n):
+            if asked[i, t] and path_clear_of(xy, start_k[i], t, sx, sy, xy[t, 0], xy[t, 1], limit):
+                out[i, t] = exact_hypot(xy[t, 0] - sx, xy[t, 1] - sy)
+    return out
 
 
 def safety_shots(
@@ -339,5 +387,7 @@ __all__ = [
     "nearest_pocket_call",
     "opponent_difficulty",
     "safety_pairs",
+    "safety_pairs_python",
+    "safety_starts",
     "safety_shots",
 ]

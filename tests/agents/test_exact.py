@@ -93,3 +93,24 @@ def test_many_lines_are_python_pot_lines_merged(name: str) -> None:
         assert ghost.many_lines(pos, pairs, 5) == want[:5]
         lines += len(want)
     assert lines > 2000
+
+
+@pytest.mark.parametrize("name", ["reference.jsonl", "played.jsonl"])
+def test_compiled_safety_pairs_are_the_python_ones(name: str) -> None:
+    # Every variant's positions, ball in hand included (its placements).
+    from piramida.agents.shots import strokes
+    from piramida.agents.shots.context import Context
+    from piramida.env.view import GameView
+
+    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
+    pairs = in_hand = 0
+    for line in (root / name).read_text().splitlines():
+        if not line.strip():
+            continue
+        pos = Position.from_dict(json.loads(line)["position"])
+        ctx = Context(GameView.for_position(pos))
+        got = strokes.safety_pairs(ctx)
+        assert got == strokes.safety_pairs_python(ctx, strokes.safety_starts(ctx))
+        pairs += len(got)
+        in_hand += pos.in_hand is not None and bool(got)
+    assert pairs > 200 and in_hand >= 1
