@@ -253,8 +253,8 @@ def observe(view: GameView, opts: Sequence[Option]) -> dict[str, Any]:
     me = view.player
     target = target_of(view)
     g = np.zeros(GLOBAL_F, np.float32)
-    g[0] = np.clip(pos.score[me] / target, -4, 4)
-    g[1] = np.clip(pos.score[1 - me] / target, -4, 4)
+    g[0] = min(max(pos.score[me] / target, -4.0), 4.0)
+    g[1] = min(max(pos.score[1 - me] / target, -4.0), 4.0)
     g[2] = min(pos.owed[me] / 15.0, 1.0)
     g[3] = min(pos.owed[1 - me] / 15.0, 1.0)
     in_hand = view.in_hand if view.kind != "choice" else None
