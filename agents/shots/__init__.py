@@ -18,7 +18,19 @@
 
 from __future__ import annotations
 
-from piramida.agents.shots.candidates import (
+from pathlib import Path
+
+import piramida.env.physics as _physics
+from piramida.env.kernel_cache import EVENTS, drop_stale
+
+# The toolbox's kernels call one another across its modules, and some have
+# the physics' event loop compiled in (banks.bank_secant): numba keys a
+# cached kernel on its own file only, so the cached machine code is dropped
+# whenever any of these sources changed (env/kernel_cache.py), before a
+# kernel loads.
+drop_stale(Path(__file__).resolve().parent, (*sorted(Path(_physics.__file__).resolve().parent.glob("*.py")), EVENTS))
+
+from piramida.agents.shots.candidates import (  # noqa: E402
     FEATURES,
     GREEDY,
     LAYOUT_VERSION,
@@ -31,9 +43,9 @@ from piramida.agents.shots.candidates import (
     candidates,
     generate,
 )
-from piramida.agents.shots.context import Budget, Context, Trial
-from piramida.agents.shots.ghost import PotLine, aim_point, pot_lines
-from piramida.agents.shots.probability import easiest_difficulty
+from piramida.agents.shots.context import Budget, Context, Trial  # noqa: E402
+from piramida.agents.shots.ghost import PotLine, aim_point, pot_lines  # noqa: E402
+from piramida.agents.shots.probability import easiest_difficulty  # noqa: E402
 
 __all__ = [
     "FEATURES",

@@ -40,11 +40,14 @@ from piramida.agents.shots.ghost import (
     unit_vector,
 )
 from piramida.agents.shots.surface import on_surface_at, surface_arrays
+from piramida.env.errors import PiramidaError
 from piramida.env.events import Event
 from piramida.env.physics import ShotResult
+from piramida.env.physics.aiming import pots_target, stroke
 from piramida.env.physics.codes import EV_BALL, EV_CENTRE, EV_CUE, EV_CUSHION, EV_MOTION
+from piramida.env.physics.result import states_at
 from piramida.env.position import Position
-from piramida.env.table import CUSHIONS
+from piramida.env.table import CUSHIONS, POCKETS
 
 XY = tuple[float, float]
 
@@ -59,6 +62,11 @@ JAW_CLEARANCE = 0.08
 MIN_POCKET_DEPTH = 0.15
 #: Secant iterations of ``refine_bank`` (one simulation each).
 BANK_ITERS = 8
+#: ``closest_miss``'s samples along a leg.
+MISS_SAMPLES = 24
+#: ``bank_secant``'s answers: no stroke went in (the secant's answer is
+#: None), the last stroke played goes in, or Python must play it.
+NONE_IN, GOES_IN, ASK_PYTHON = 0, 1, -1
 
 
 #: The last table's ``mirrors`` (a process plays on one table; matched by
@@ -331,7 +339,7 @@ def bank_rows(xy, struck_rows, asked, cushions, start, end, pockets, R, W, L, pk
 
 
 def closest_miss(
-    result: ShotResult, ball: str, t0: float, t1: float, aim: XY, samples: int = 24
+    result: ShotResult, ball: str, t0: float, t1: float, aim: XY, samples: int = MISS_SAMPLES
 ) -> float | None:
     """Signed distance (m) by which ``ball``, moving between times ``t0``
     and ``t1``, passes ``aim``: taken where its path comes closest to it
@@ -502,8 +510,14 @@ def secant_aim(
 def refine_bank(ctx: Context, line: PotLine, place: XY | None, v: float) -> Trial | None:
     """Secant on the cue direction until the noise-free bank pots the
     line's target (in its pocket where shots are called) on a legal
-    stroke; the potting trial or None."""
+    stroke; the potting trial or None. Compiled (``bank_secant``) up to
+    the first stroke that goes in, where that stroke is the answer; else
+    in Python (``secant_aim``): the same answer and the same strokes
+    counted either way."""
     aim = aim_point(ctx.table.pockets[line.pocket], ctx.table)
+    certain, got = _compiled_bank(ctx, line, place, v, aim)
+    if certain:
+        return got
     return secant_aim(
         ctx,
         line,
@@ -514,6 +528,88 @@ def refine_bank(ctx: Context, line: PotLine, place: XY | None, v: float) -> Tria
         BANK_ITERS,
     )
 
+
+
+def _compiled_bank(ctx: Context, line: PotLine, place: XY | None, v: float, aim: XY) -> tuple[bool, Trial | None]:
+    """``refine_bank``'s secant compiled: (True, its answer) where the
+    compiled secant's answer is certain (no stroke goes in, or the first
+    that does is legal), (False, None) where Python must play it (nothing
+    counted then)."""
+    if not same_as_python() or line.bank not in CUSHIONS or place is not None:
+        return False, None
+    first = ctx.shot(line, line.phi, v, place)
+    try:
+        inputs = ctx.simulate.loop_inputs(first)
+    except PiramidaError:
+        return False, None
+    ids, t = inputs.ids, inputs.table
+    if line.target not in ids or line.struck not in ids:
+        return False, None
+    S, mode = np.empty(inputs.S0.shape), np.empty(len(ids), dtype=np.int64)  # filled by ``stroke``
+    code, phi, n, nev, nseg, status = bank_secant(
+        line.phi, first.v, BANK_ITERS, inputs.S0, S, mode, ids.index(line.struck), math.radians(first.theta),
+        first.a, first.b, t.CU, t.JW, t.FC, t.PK, t.P, inputs.ev, inputs.seg, inputs.fw, inputs.iw, inputs.mw,
+        ids.index(line.target), POCKETS.index(line.pocket), ctx.called, CUSHIONS.index(line.bank), aim[0], aim[1],
+        MISS_SAMPLES,
+    )
+    if code == ASK_PYTHON:
+        return False, None
+    tr: Trial | None = None
+    if code == GOES_IN:
+        shot = first.aimed(phi % 360.0)
+        tr = ctx.judge(shot, ctx.simulate.result(shot, inputs, status, nev, nseg, S, mode))
+        if tr is not None and not tr.legal:
+            return False, None  # Python's secant goes on past a foul
+    if ctx.budget is not None:
+        ctx.budget.used += n
+    return True, tr
+
+
+
+@njit(cache=True, error_model="numpy")
+def bank_secant(phi, v, iters, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, mw, target, pocket,
+                called, cushion, aim_x, aim_y, samples):  # pragma: no cover - compiled
+    """``secant_aim`` of ``refine_bank`` (``bank_miss``, ``closest_miss``
+    on the records) from direction ``phi``, up to the first stroke that
+    pockets the target (``pots_target``): (GOES_IN, NONE_IN or ASK_PYTHON,
+    the last stroke's direction, strokes played, and its event and
+    segment counts and status, whose records are still in the buffers)."""
+    pts_phi = np.empty(iters)
+    pts_m = np.empty(iters)
+    npts = 0
+    states = np.empty((samples, 7))
+    times = np.empty(samples)
+    n = nev = nseg = status = 0
+    for _it in range(iters):
+        if not math.isfinite(phi):
+            return ASK_PYTHON, phi, n, nev, nseg, status
+        nev, nseg, status = stroke(phi, v, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P, ev, seg, fw, iw, mw)
+        n += 1
+        if pots_target(ev, nev, mode, target, pocket, called):
+            return GOES_IN, phi, n, nev, nseg, status
+        ok, t0, t1 = bank_leg(ev[:nev], target, cue, cushion)
+        if not ok:
+            return NONE_IN, phi, n, nev, nseg, status
+        duration = ev[nev - 1, 1] if nev > 0 else 0.0
+        t_end = min(t1, duration)
+        for k in range(1, samples + 1):
+            times[k - 1] = t0 + (t_end - t0) * k / (samples + 1)
+        count = states_at(seg[:nseg], target, times, P, states)
+        found, m = nearest_pass(states[:count], aim_x, aim_y)
+        if not found:
+            return NONE_IN, phi, n, nev, nseg, status
+        pts_phi[npts] = phi
+        pts_m[npts] = m
+        npts += 1
+        if npts < 2:
+            phi += 0.2
+            continue
+        p0, m0, p1, m1 = pts_phi[npts - 2], pts_m[npts - 2], pts_phi[npts - 1], pts_m[npts - 1]
+        if m1 == m0:
+            return NONE_IN, phi, n, nev, nseg, status
+        step = -m1 * (p1 - p0) / (m1 - m0)
+        phi = p1 + max(-1.5, min(1.5, step))
+    return NONE_IN, phi, n, nev, nseg, status
 
 __all__ = [
     "BANK_FACTOR",

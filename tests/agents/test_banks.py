@@ -161,3 +161,39 @@ def test_many_banks_are_python_bank_lines_merged(name: str) -> None:
         assert many_banks(pos, pairs, 3) == want[:3]
         found += len(want)
     assert found > 1000
+
+
+def test_compiled_bank_secant_answers_as_python_does() -> None:
+    # refine_bank's compiled secant against Python's (secant_aim with the
+    # same miss and pocketing tests): the same stroke and value, and the
+    # same strokes counted, over the easiest banks of the reference set.
+    from piramida.agents.shots.aim import pockets_target
+    from piramida.agents.shots.banks import BANK_ITERS, bank_miss, secant_aim
+    from piramida.agents.shots.lines import struck_pairs
+
+    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
+    rows = [json.loads(x) for x in (root / "reference.jsonl").read_text().splitlines() if x.strip()]
+    found = tried = 0
+    for row in rows[::3]:
+        pos = Position.from_dict(row["position"])
+        if pos.in_hand is not None or pos.is_break:
+            continue
+        view = GameView.for_position(pos)
+        for line in many_banks(pos, struck_pairs(Context(view)), 3) or []:
+            for k in BANK_SPEEDS:
+                v = cue_speed_for(line, pos.table) * k
+                fast, slow = Context(view, Budget(None, 10_000)), Context(view, Budget(None, 10_000))
+                got = refine_bank(fast, line, None, v)
+                aim = aim_point(pos.table.pockets[line.pocket], pos.table)
+                want = secant_aim(
+                    slow, line, None, v, lambda res, ln=line, a=aim: bank_miss(res, ln, a),
+                    lambda res, ln=line, c=slow: pockets_target(res, ln, c.called), BANK_ITERS,
+                )
+                assert (got is None) == (want is None)
+                if got is not None and want is not None:
+                    assert got.shot == want.shot and got.value == want.value
+                    found += 1
+                assert fast.budget is not None and slow.budget is not None
+                assert fast.budget.used == slow.budget.used
+                tried += 1
+    assert tried > 50 and found > 10
