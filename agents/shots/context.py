@@ -96,6 +96,13 @@ class Trial:
         return f"Trial(shot={self.shot!r}, value={self.value}, legal={self.legal})"
 
 
+#: ``Context.shot``'s templates of strokes from where the ball lies, shared
+#: by every decision; cleared when this many (more than a variant's balls,
+#: calls and spins make).
+TEMPLATES_KEPT = 4096
+_TEMPLATES: dict[tuple[Any, ...], Shot] = {}
+
+
 class Budget:
     """Wall time or a simulation count, whichever is given (count wins)."""
 
@@ -335,10 +342,16 @@ class Context:
         # another only in direction and pace: the rest is checked once, in
         # a template per ball, placement, call and spin, and each stroke is
         # that template aimed (``Shot.aimed`` checks what it changes).
+        # Those of strokes from where the ball lies depend on nothing else,
+        # so every decision shares them (a finite set: balls, calls, spins);
+        # a placement's are the decision's own.
         key = (line.struck, place, call, tuple(kw.items()))
-        template = self.templates.get(key)
+        store = _TEMPLATES if place is None else self.templates
+        template = store.get(key)
         if template is None:
-            template = self.templates[key] = Shot(ball=line.struck, phi=0.0, v=1.0, place=place, call=call, **kw)
+            if len(_TEMPLATES) >= TEMPLATES_KEPT:
+                _TEMPLATES.clear()
+            template = store[key] = Shot(ball=line.struck, phi=0.0, v=1.0, place=place, call=call, **kw)
         return template.aimed(phi % 360.0, min(max(v, 0.3), 9.0))
 
 

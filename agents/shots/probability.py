@@ -215,37 +215,42 @@ def easiest_difficulties(items: Sequence[tuple[Position, str]]) -> list[float | 
     table = items[0][0].table
     if any(pos.table is not table for pos, _ in items):
         return [easiest_difficulty(pos, [struck]) for pos, struck in items]
-    nmax = max(len(pos.balls) for pos, _ in items)
-    P = np.zeros((len(items), max(nmax, 1), 2))
+    # Every position's balls in one array, made once (a decision asks for
+    # a dozen or more), each position's from its offset.
+    flat: list[tuple[float, float]] = []
+    offsets = np.zeros(len(items), dtype=np.int64)
     counts = np.zeros(len(items), dtype=np.int64)
     struck_at = np.full(len(items), -1, dtype=np.int64)
     for c, (pos, struck) in enumerate(items):
         balls = pos.balls
-        counts[c] = len(balls)
-        if balls:
-            P[c, : len(balls)] = [(x, y) for _, x, y in balls]
+        offsets[c], counts[c] = len(flat), len(balls)
+        flat.extend([(x, y) for _, x, y in balls])
         for i, (b, _, _) in enumerate(balls):
             if b == struck:
                 struck_at[c] = i
                 break
+    P = np.array(flat, dtype=np.float64).reshape(-1, 2)
     aims, axes, mouths = pocket_arrays(table)
     pk, cu = surface_arrays(table)
     d = np.empty(len(items))
-    _easiest_each(P, counts, struck_at, aims, axes, mouths, table.ball_radius, table.width, table.length, pk, cu,
-                  _COS_MAX, d)
+    _easiest_each(P, offsets, counts, struck_at, aims, axes, mouths, table.ball_radius, table.width, table.length,
+                  pk, cu, _COS_MAX, d)
     return [v if v >= 0 else None for v in d.tolist()]
 
 
 @njit(cache=True, error_model="numpy")
-def _easiest_each(P, counts, struck_at, aims, axes, mouths, R, W, L, pk, cu, cos_max, out):  # pragma: no cover
-    """``easiest_difficulty``'s three kernels for each row of ``P`` (its
-    first ``counts`` balls, struck ball ``struck_at``; -1 where none)."""
-    for c in range(P.shape[0]):
+def _easiest_each(P, offsets, counts, struck_at, aims, axes, mouths, R, W, L, pk, cu, cos_max,
+                  out):  # pragma: no cover
+    """``easiest_difficulty``'s three kernels for each position ``c``: its
+    ``counts[c]`` balls, the rows of ``P`` from ``offsets[c]``, struck
+    ball ``struck_at[c]`` (-1 where none)."""
+    for c in range(offsets.shape[0]):
         out[c] = -1.0
         n = counts[c]
         if struck_at[c] < 0 or n == 0:
             continue
-        out[c] = _easiest_of(P[c, :n].copy(), np.array([struck_at[c]]), np.arange(n), aims, axes, mouths, R, W, L,
+        o = offsets[c]
+        out[c] = _easiest_of(P[o:o + n].copy(), np.array([struck_at[c]]), np.arange(n), aims, axes, mouths, R, W, L,
                              pk, cu, cos_max)
 
 
