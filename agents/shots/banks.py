@@ -35,6 +35,7 @@ from piramida.agents.shots.ghost import (
     PotLine,
     aim_point,
     each_target,
+    pairs_arrays,
     path_clear,
     pocket_window,
     unit_vector,
@@ -205,18 +206,9 @@ def many_banks(
     if not same_as_python():
         return None
     t = position.table
-    names = position.ids
-    row = {b: k for k, b in enumerate(names)}
-    struck_rows = np.array([row[s] for s, _ in pairs], dtype=np.int64)
-    asked = np.zeros((len(pairs), len(names)), dtype=np.bool_)
-    for i, (s, targets) in enumerate(pairs):
-        for b in targets:
-            k = row.get(b)
-            if k is not None and b != s:
-                asked[i, k] = True
+    names, xy, struck_rows, asked = pairs_arrays(position, pairs)
     lines, cushions, start, end, pockets = mirror_arrays(t)
     pk, cu = surface_arrays(t)
-    xy = np.array([(x, y) for _, x, y in position.balls], dtype=np.float64).reshape(-1, 2)
     m, idx, vals = bank_rows(
         xy, struck_rows, asked, cushions, start, end, pockets, t.ball_radius, t.width, t.length, pk, cu,
         JAW_CLEARANCE, MAX_BANK_CUT_DEG, BANK_FACTOR,

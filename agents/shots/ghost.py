@@ -405,6 +405,26 @@ def lines_among(
 
 
 
+def pairs_arrays(
+    position: Position, pairs: list[tuple[str, list[str]]]
+) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """``position``'s balls (ids, and centres as rows) and, for compiled
+    code, each pair's struck ball (its row) and the targets asked of it
+    (a row of flags over the balls; the struck ball and balls not on the
+    table never)."""
+    names = position.ids
+    row = {b: k for k, b in enumerate(names)}
+    struck_rows = np.array([row[s] for s, _ in pairs], dtype=np.int64)
+    asked = np.zeros((len(pairs), len(names)), dtype=np.bool_)
+    for i, (s, targets) in enumerate(pairs):
+        for b in targets:
+            k = row.get(b)
+            if k is not None and b != s:
+                asked[i, k] = True
+    xy = np.array([(x, y) for _, x, y in position.balls], dtype=np.float64).reshape(-1, 2)
+    return names, xy, struck_rows, asked
+
+
 def many_lines(
     position: Position, pairs: list[tuple[str, list[str]]], limit: int | None = None
 ) -> list[PotLine] | None:
@@ -422,18 +442,9 @@ def many_lines(
     if not same_as_python():
         return None
     t = position.table
-    names = position.ids
-    row = {b: k for k, b in enumerate(names)}
-    struck_rows = np.array([row[s] for s, _ in pairs], dtype=np.int64)
-    asked = np.zeros((len(pairs), len(names)), dtype=np.bool_)
-    for i, (s, targets) in enumerate(pairs):
-        for b in targets:
-            k = row.get(b)
-            if k is not None and b != s:
-                asked[i, k] = True
+    names, xy, struck_rows, asked = pairs_arrays(position, pairs)
     pockets = list(t.pockets.values())
     aims = [aim_point(pocket, t) for pocket in pockets]
-    xy = np.array([(x, y) for _, x, y in position.balls], dtype=np.float64).reshape(-1, 2)
     limit2 = 2 * t.ball_radius
     near = near_paths(xy, np.array(aims), limit2)
     aim_xy, axes, mouths = pocket_arrays(t)
