@@ -178,7 +178,8 @@ class BaseReferee:
         self.starts: tuple[
             Position | None,
             dict[tuple[str, XY | None], tuple[dict[str, XY], list[tuple[str, float, float]], dict[str, str]]],
-        ] = (None, {})
+            dict[tuple[str, XY | None] | None, tuple[dict[str, XY], dict[str, str]]],
+        ] = (None, {}, {})
         #: The item-20 ``Start`` of each start of ``starts`` (by its identity;
         #: the start itself kept), for records with these ids.
         self.records_starts: dict[int, tuple[dict[str, XY], Start]] = {}
@@ -500,16 +501,23 @@ class BaseReferee:
         with the same struck ball and placement, so those of the last
         position asked are kept, by ball and placement (for the outcome keys
         and the rulings of one search)."""
-        pos, known = self.starts
+        pos, known, shared = self.starts
         if pos is not before:
-            known = {}
-            self.starts = (before, known)
+            known, shared = {}, {}
+            self.starts = (before, known, shared)
             self.records_starts = {}
         key = (shot.ball, shot.place)
         got = known.get(key)
         if got is None:
-            start = P.start_positions(before, shot)
-            got = known[key] = (start, P.push_near(start, shot.ball, self.table), P.frozen_balls(before.table, start))
+            # The centres and the frozen balls depend on a placement only:
+            # every ball struck from where it lies shares them.
+            placed = key if shot.place is not None and shot.ball not in before else None
+            both = shared.get(placed)
+            if both is None:
+                start = P.start_positions(before, shot)
+                both = shared[placed] = (start, P.frozen_balls(before.table, start))
+            start, frozen = both
+            got = known[key] = (start, P.push_near(start, shot.ball, self.table), frozen)
         return got
 
     def fouls_position(self, before: Position) -> Position:
