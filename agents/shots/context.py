@@ -161,6 +161,8 @@ class Context:
         self.templates: dict[tuple[Any, ...], Shot] = {}
         #: Where a ball in hand may be placed (``lines.hand_placements``), per ball.
         self.placements: dict[str, list[tuple[float, float]]] = {}
+        #: The balls each ball may be sent at first (``lines.targets_for``), per ball.
+        self.targets: dict[str, list[str]] = {}
 
     def cue_balls(self) -> tuple[str, ...]:
         if self.view.cue_balls:

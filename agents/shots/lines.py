@@ -64,10 +64,14 @@ def first_contact_ok(ctx: Context, target: str) -> bool:
 
 
 def targets_for(ctx: Context, struck: str) -> list[str]:
-    """The balls ``struck`` may be sent at first."""
-    out = [b for b in ctx.pos.ids if b != struck and first_contact_ok(ctx, b)]
-    if ctx.view.variant == "classic71":
-        out = [b for b in out if b != "0"]
+    """The balls ``struck`` may be sent at first (made once a decision:
+    the lines, the banks and the safeties all ask; not to be changed)."""
+    out = ctx.targets.get(struck)
+    if out is None:
+        out = [b for b in ctx.pos.ids if b != struck and first_contact_ok(ctx, b)]
+        if ctx.view.variant == "classic71":
+            out = [b for b in out if b != "0"]
+        ctx.targets[struck] = out
     return out
 
 
