@@ -521,7 +521,6 @@ def refine_bank(ctx: Context, line: PotLine, place: XY | None, v: float) -> Tria
     )
 
 
-
 def _compiled_bank(ctx: Context, line: PotLine, place: XY | None, v: float, aim: XY) -> tuple[bool, Trial | None]:
     """``refine_bank``'s secant compiled: (True, its answer) where the
     compiled secant's answer is certain (no stroke goes in, or the first
@@ -555,7 +554,6 @@ def _compiled_bank(ctx: Context, line: PotLine, place: XY | None, v: float, aim:
     if ctx.budget is not None:
         ctx.budget.used += n
     return True, tr
-
 
 
 @njit(cache=True, error_model="numpy")
@@ -602,6 +600,7 @@ def bank_secant(phi, v, iters, S0, S, mode, cue, theta, a, b, CU, JW, FC, PK, P,
         step = -m1 * (p1 - p0) / (m1 - m0)
         phi = p1 + max(-1.5, min(1.5, step))
     return NONE_IN, phi, n, nev, nseg, status
+
 
 __all__ = [
     "BANK_FACTOR",

@@ -404,7 +404,6 @@ def lines_among(
     return out
 
 
-
 def pairs_arrays(
     position: Position, pairs: list[tuple[str, list[str]]]
 ) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
@@ -445,9 +444,9 @@ def many_lines(
     names, xy, struck_rows, asked = pairs_arrays(position, pairs)
     pockets = list(t.pockets.values())
     aims = [aim_point(pocket, t) for pocket in pockets]
-    limit2 = 2 * t.ball_radius
-    near = near_paths(xy, np.array(aims), limit2)
     aim_xy, axes, mouths = pocket_arrays(t)
+    limit2 = 2 * t.ball_radius
+    near = near_paths(xy, aim_xy, limit2)
     pk, cu = surface_arrays(t)
     ok, legs = leg_arrays(xy, aim_xy, axes, mouths, t.ball_radius, t.width, t.length, pk, cu)
     m, which, leg, vals = line_rows(
@@ -531,6 +530,7 @@ def line_rows(xy, struck_rows, asked, ok, legs, near, limit, cos_beyond, max_cut
                 vals[3, m] = difficulty
                 m += 1
     return m, which, leg, vals
+
 
 @njit(cache=True, error_model="numpy")
 def best_placements(spots, xy, k_struck, leg_ball, leg_gx, leg_gy, leg_ux, leg_uy, leg_od, leg_window, limit,

@@ -252,7 +252,7 @@ def safety_starts(ctx: Context) -> list[tuple[str, XY | None, XY, list[str]]]:
     balls = ctx.pos.ball_map
     starts: list[tuple[str, XY | None, XY, list[str]]] = []
     for s in ctx.cue_balls():
-        targets = [t for t in targets_for(ctx, s) if t != s]
+        targets = targets_for(ctx, s)
         for place in [None] if s in balls else hand_placements(ctx, s)[:6]:
             starts.append((s, place, place if place is not None else balls[s], targets))
     return starts
