@@ -3,12 +3,12 @@ correction, and the planner's bank candidates."""
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import pytest
 
+from bench.planner import load_positions
+from bench.positions import SETS
 from piramida.agents.base import GameView
 from piramida.agents.shots.banks import bank_lines, many_banks, refine_bank
 from piramida.agents.shots.candidates import BANK_SPEEDS, candidates
@@ -143,16 +143,14 @@ def test_the_compiled_bank_miss_is_the_event_logs() -> None:
     assert checked > 100 and found > checked // 2
 
 
-@pytest.mark.parametrize("name", ["reference.jsonl", "played.jsonl"])
+@pytest.mark.parametrize("name", ["reference", "played"])
 def test_many_banks_are_python_bank_lines_merged(name: str) -> None:
     # Every ball struck at every other (free pyramid's search), and one ball
     # at some of them: the compiled banks, merged, are bank_lines' to the
     # last bit and in the same order.
-    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
     found = 0
-    rows = [json.loads(x) for x in (root / name).read_text().splitlines() if x.strip()]
-    for k, row in enumerate(rows):
-        pos = Position.from_dict(row["position"])
+    for k, row in enumerate(load_positions(SETS[name])):
+        pos = row["position"]
         ids = list(pos.ids)
         pairs = [(s, [b for b in ids if b != s]) for s in ids] if k % 2 == 0 else [(ids[-1], ids[::2])]
         want = [ln for s, targets in pairs for ln in bank_lines(pos, s, targets)]
@@ -171,11 +169,9 @@ def test_compiled_bank_secant_answers_as_python_does() -> None:
     from piramida.agents.shots.banks import BANK_ITERS, bank_miss, secant_aim
     from piramida.agents.shots.lines import struck_pairs
 
-    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
-    rows = [json.loads(x) for x in (root / "reference.jsonl").read_text().splitlines() if x.strip()]
     found = tried = 0
-    for row in rows[::3]:
-        pos = Position.from_dict(row["position"])
+    for row in load_positions(SETS["reference"])[::3]:
+        pos = row["position"]
         if pos.in_hand is not None or pos.is_break:
             continue
         view = GameView.for_position(pos)

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from numba import njit
 
+from bench.planner import load_positions
+from bench.positions import SETS
 from piramida.agents.shots import ghost
 from piramida.agents.shots.exact import exact_hypot, same_as_python
 from piramida.env.position import Position
@@ -72,16 +74,14 @@ def test_compiled_object_legs_are_the_python_ones(name: str) -> None:
     assert legs > 2000
 
 
-@pytest.mark.parametrize("name", ["reference.jsonl", "played.jsonl"])
+@pytest.mark.parametrize("name", ["reference", "played"])
 def test_many_lines_are_python_pot_lines_merged(name: str) -> None:
     # Every ball struck at every other (free pyramid's search) and, for the
     # other half of the positions, one ball at some of them: the compiled
     # lines, merged, are pot_lines' to the last bit and in the same order.
-    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
     lines = 0
-    rows = [json.loads(x) for x in (root / name).read_text().splitlines() if x.strip()]
-    for k, row in enumerate(rows):
-        pos = Position.from_dict(row["position"])
+    for k, row in enumerate(load_positions(SETS[name])):
+        pos = row["position"]
         ids = list(pos.ids)
         if k % 2 == 0:
             pairs = [(s, [b for b in ids if b != s]) for s in ids]
@@ -95,19 +95,16 @@ def test_many_lines_are_python_pot_lines_merged(name: str) -> None:
     assert lines > 2000
 
 
-@pytest.mark.parametrize("name", ["reference.jsonl", "played.jsonl"])
+@pytest.mark.parametrize("name", ["reference", "played"])
 def test_compiled_safety_pairs_are_the_python_ones(name: str) -> None:
     # Every variant's positions, ball in hand included (its placements).
     from piramida.agents.shots import strokes
     from piramida.agents.shots.context import Context
     from piramida.env.view import GameView
 
-    root = Path(__file__).resolve().parents[2] / "bench" / "positions"
     pairs = in_hand = 0
-    for line in (root / name).read_text().splitlines():
-        if not line.strip():
-            continue
-        pos = Position.from_dict(json.loads(line)["position"])
+    for row in load_positions(SETS[name]):
+        pos = row["position"]
         ctx = Context(GameView.for_position(pos))
         got = strokes.safety_pairs(ctx)
         assert got == strokes.safety_pairs_python(ctx, strokes.safety_starts(ctx))
