@@ -27,6 +27,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(MAKE) --no-print-directory typecheck
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 test-slow: $(STAMP)
@@ -38,13 +39,10 @@ test-fuzz: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m ruff format --check . || true
 
 typecheck: $(STAMP)
-	@rm -rf build/typecheck && mkdir -p build/typecheck/piramida
-	@cp -al piramida/. build/typecheck/piramida/
-	@for d in env agents training eval configs; do cp -al $$d build/typecheck/piramida/$$d; done
-	@find build/typecheck -name __pycache__ -prune -exec rm -rf {} +
 	$(VENV)/bin/pyright
 
 # Benchmarks against pooltool (docs/performance.md). pooltool pins numba < 0.63,
@@ -66,7 +64,7 @@ $(PT_STAMP): bench/requirements-pooltool.txt
 bench-deps: $(PT_STAMP)
 
 bench: $(STAMP) $(PT_STAMP)
-	$(PY) -m bench.physics_vs_pooltool --pooltool-cold --out bench/results/physics_vs_pooltool.json
+	$(PY) -m bench.physics --pooltool-cold
 
 clean:
 	rm -rf $(VENV) $(OUT) build *.egg-info

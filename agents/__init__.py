@@ -31,7 +31,7 @@ def _greedy(**kw: Any) -> Any:
 def _planner(**kw: Any) -> Any:
     from piramida.agents.planner import PlannerAgent
 
-    return PlannerAgent(**kw)
+    return PlannerAgent.of(**kw)
 
 
 def _policy(**kw: Any) -> Any:

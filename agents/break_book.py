@@ -3,7 +3,7 @@
 Every frame of the pyramid games starts from the same position - the full
 rack on its spots, the coloured ball in hand in the house (docs/game_rules.md §4.2) -
 so the break can be searched far more widely than a 1 s decision allows.
-``python -m bench.break_study --variant V --write`` plays a grid of a few
+``piramida calibrate breaks --variant V --write`` plays a grid of a few
 thousand strokes under ``pro`` noise, judges each sample with the variant's
 referee and scores it with the planner's own value, and writes the best
 few here (``configs/agents/break_book.toml``).
@@ -147,7 +147,7 @@ def _toml_value(v: Any) -> str:
 
 HEADER = """\
 # The break book (agents/break_book.py): the best breaks of a full rack found
-# by python -m bench.break_study --variant V --write under pro noise. The
+# by piramida calibrate breaks --variant V --write under pro noise. The
 # planner adds these strokes to its break candidates; its samples choose.
 # value: the planner's mean value of the stroke; p_pot: share of samples on
 # which the breaker scored (with the ball a свояк earns in the one-cue-ball

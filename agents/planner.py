@@ -22,9 +22,13 @@
      next shooter pots with chance p, less what the other player makes of
      a miss (taken as even), positive when it is us.
 4. Successive halving: every candidate gets a few samples, the better half
-   gets twice as many, and so on until the budget is spent (wall time
-   ``budget_s`` or a simulation count ``n_sims``; the count is exact and
-   gives the same answer on any machine).
+   gets twice as many, and so on until the budget is spent (an
+   ``Allowance``: wall time ``budget_s`` or a simulation count ``n_sims``;
+   the count is exact and gives the same answer on any machine).
+
+A planner is built from its ``Search``, its sample value and its
+``Allowance``; ``PlannerAgent.of`` builds one from an agent spec's flat
+options (agents/specs.py).
 
 Deterministic for a seed: candidates come from deterministic geometry and
 noise-free refinement, and the noise streams from ``(seed, position)``.
@@ -38,7 +42,7 @@ import math
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -46,24 +50,10 @@ import numpy as np
 from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
 from piramida.agents.break_book import book_shots
 from piramida.agents.planner_value import NetValuation, Valuation, is_value_file
-from piramida.agents.shots.candidates import (
-    BANK_LINES,
-    GEN_SHARE,
-    KEEP_POTS,
-    MAX_LINES,
-    SAFETY_BALLS,
-    SAFETY_STROKES,
-    SAFETY_WHEN,
-    SEARCHES,
-    SPIN_LINES,
-    SPINS,
-    Candidate,
-    Search,
-    generate,
-)
+from piramida.agents.plans import Plan, describe
+from piramida.agents.shots.candidates import PLANNER, SEARCHES, Candidate, Search, generate
 from piramida.agents.shots.choices import choose as choose_by_geometry
 from piramida.agents.shots.context import Budget, Context
-from piramida.agents.shots.ghost import PotLine, pot_lines
 from piramida.agents.shots.probability import PotModel
 from piramida.agents.shots.strokes import break_shot, fallback, final, lag_shot
 from piramida.env.errors import PiramidaError
@@ -78,61 +68,26 @@ MAX_SAMPLES = 256
 TIME_CHUNK = 32
 #: Candidates a policy prior (``prior``) lets through to the samples.
 PRIOR_TOP = 4
-#: The named searches (``shots.SEARCHES``) a planner may be given: those
-#: that differ from its own only in their widths. ``wide`` is the planner's
-#: search until session 22 (docs/agents.md, "Session 22").
+#: The named searches (``shots.SEARCHES``) a planner may be given by name
+#: (``planner:search=NAME``): those that differ from its own only in their
+#: widths. ``wide`` is the one the shipped policies were trained on.
 PLANNER_SEARCHES = ("planner", "wide", "lean")
-POCKET_NAMES = {
-    "fl": "front-left corner",
-    "fr": "front-right corner",
-    "ml": "middle-left pocket",
-    "mr": "middle-right pocket",
-    "rl": "rear-left corner",
-    "rr": "rear-right corner",
-}
 
 
 @dataclass(frozen=True)
-class Plan:
-    """A ranked suggestion: the shot and what the samples said of it.
+class Allowance:
+    """What one decision may spend: wall time ``budget_s`` or a count of
+    simulated strokes ``n_sims`` (the count wins; it gives the same answer
+    on any machine; neither: no limit), and the most noisy samples one
+    candidate gets (``n_samples``)."""
 
-    ``p_pot``: share of samples on which the shooter scored (a legal shot
-    with a ball to his shelf or points); ``p_foul``: share ruled a foul;
-    ``expected_points``: mean points gained by the shooter less points
-    gained by the opponent on the shot itself (penalty balls and свояк
-    included); ``value``: the mean value of the samples, the planner's
-    ranking - with the race value the shooter's chance of winning the
-    frame, with the turn value those points plus the turn value of the
-    table left (a frame won or lost counting 25 units)."""
+    budget_s: float | None = 1.0
+    n_sims: int | None = None
+    n_samples: int = MAX_SAMPLES
 
-    shot: Shot
-    kind: str
-    p_pot: float
-    p_foul: float
-    expected_points: float
-    value: float
-    samples: int
-    description: str
-    line: PotLine | None = None
-    #: What the numbers are: "samples" (the planner's noisy samples, as
-    #: above) or "policy" (a trained policy's ranking, agents/policy.py:
-    #: ``value`` the network's probability of choosing the shot, ``p_pot``
-    #: the candidate's pot-probability estimate, ``p_foul`` 0 or 1 and
-    #: ``expected_points`` from its one noise-free stroke, ``samples`` 0).
-    basis: str = "samples"
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "shot": self.shot.to_text(),
-            "p_pot": round(self.p_pot, 4),
-            "p_foul": round(self.p_foul, 4),
-            "expected_points": round(self.expected_points, 4),
-            "description": self.description,
-        }
-        if self.basis != "samples":
-            out["basis"] = self.basis
-            out["policy_probability"] = round(self.value, 4)
-        return out
+    def start(self) -> Budget:
+        """A decision's budget, its clock started now."""
+        return Budget(self.budget_s, self.n_sims)
 
 
 @dataclass
@@ -187,39 +142,27 @@ def rank(arms: Sequence[Arm]) -> list[Arm]:
 
 class PlannerAgent:
     """Monte Carlo planner; see the module docstring. Composed of its
-    candidate search (``search``, a ``shots.Search``) and its sample value
-    (``valuation``, a ``planner_value.Valuation``)."""
+    candidate search (``search``, a ``shots.Search``), its sample value
+    (``valuation``, a ``planner_value.Valuation``) and what a decision may
+    spend (``budget``, an ``Allowance``)."""
 
     name = "planner"
 
     def __init__(
         self,
-        budget_s: float | None = 1.0,
+        search: Search = PLANNER,
+        value: str | Valuation = "auto",
+        budget: Allowance = Allowance(),
         noise: str | None = "pro",
         seed: int | None = 0,
-        n_sims: int | None = None,
-        n_samples: int = MAX_SAMPLES,
-        max_lines: int = MAX_LINES,
-        value: str = "auto",
-        spin_lines: int = SPIN_LINES,
-        keep_pots: int = KEEP_POTS,
-        spins: tuple[tuple[float, float, str], ...] = SPINS,
-        breaks: bool = True,
-        book: bool = True,
-        safety_balls: int = SAFETY_BALLS,
-        safety_strokes: tuple[tuple[float, float], ...] = SAFETY_STROKES,
-        safety_when: float = SAFETY_WHEN,
-        svoyaks: int = 0,
-        banks: int = BANK_LINES,
-        q: float | None = None,
-        q_other: float | None = None,
         salt: int = 0,
         prior: str | None = None,
         prior_top: int = PRIOR_TOP,
-        gen_share: float = GEN_SHARE,
-        search: str | None = None,
     ) -> None:
-        self.budget_s = budget_s
+        #: What candidates it looks for (``shots.candidates``).
+        self.search = search
+        #: What a decision may spend.
+        self.budget = replace(budget, n_samples=max(1, int(budget.n_samples)))
         #: Mixed into every seed it is given (the spec key ``seed``): two
         #: planners that differ only here draw different samples on the
         #: same rack, so a match of the two measures sampling luck. 0: none.
@@ -227,48 +170,24 @@ class PlannerAgent:
         self.noise = None if noise in (None, "none") else load_noise(noise)
         self.seed = 0
         self.reset(seed)
-        self.n_sims = n_sims
-        self.n_samples = max(1, int(n_samples))
         #: The pot-probability model of the skill it plans for (its noise
         #: preset, agents/shots/probability.py): the candidates' estimates,
         #: the next pot's chance, the race model's later-shot chance.
         self.model = PotModel.of(self.noise)
-        #: What candidates it looks for (``shots.candidates``); ``search``
-        #: names a planner's search (``PLANNER_SEARCHES``) whose widths
-        #: replace the keywords'.
-        if search is not None:
-            if search not in PLANNER_SEARCHES:
-                raise ValueError(f"unknown search {search!r}; known: {', '.join(PLANNER_SEARCHES)}")
-            named = SEARCHES[search]
-            assert named.keep_pots is not None  # the planner's searches keep a number of pots
-            max_lines, keep_pots, spin_lines, banks = named.max_lines, named.keep_pots, named.spin_lines, named.banks
-        self.search = Search(
-            max_lines=max_lines,
-            keep_pots=int(keep_pots),
-            spin_lines=int(spin_lines),
-            spins=tuple((float(b), float(k), str(n)) for b, k, n in spins),
-            svoyaks=int(svoyaks),
-            banks=int(banks),
-            safety_balls=int(safety_balls),
-            safety_strokes=tuple((float(o), float(v)) for o, v in safety_strokes),
-            safety_when=float(safety_when),
-            breaks=bool(breaks),
-            book=bool(book),
-            gen_share=float(gen_share),
-        )
-        #: How a sample is scored: "race" (the chance of winning the frame,
-        #: planner_value; the games won by a number of balls), "turn" (points
-        #: plus the turn value) or "auto" (race in ``RACE_AUTO``); ``q`` and
-        #: ``q_other``: the race model's later-shot pot chances, the
-        #: planner's own and the opponent's (None: the variant's measured ones).
-        #: ``value`` may instead name a value file (``*.pt``, agents/value_net.py):
-        #: the table each sample leaves is then scored by that network.
-        if is_value_file(value):
+        #: How a sample is scored (``planner_value``): ``value`` "race" (the
+        #: chance of winning the frame; the games won by a number of balls),
+        #: "turn" (points plus the turn value), "auto" (race in
+        #: ``RACE_AUTO``), a value file (``*.pt``, agents/value_net.py: the
+        #: table each sample leaves scored by that network), or a
+        #: ``Valuation`` made for this planner's ``model``.
+        if isinstance(value, Valuation):
+            self.valuation: Valuation = value
+        elif is_value_file(value):
             from piramida.agents.value_net import ValueModel
 
-            self.valuation: Valuation = NetValuation(ValueModel(value), self.model)
+            self.valuation = NetValuation(ValueModel(value), self.model)
         else:
-            self.valuation = Valuation(value, self.model, q, q_other)
+            self.valuation = Valuation(value, self.model)
         #: ``prior`` may name a policy file (agents/policy.py): then only the
         #: ``prior_top`` candidates that policy likes best are sampled, so
         #: the budget's samples are not spread over shots it would never
@@ -286,6 +205,50 @@ class PlannerAgent:
         #: race value, a value network), else None: self-play data records it.
         self.last_value: float | None = None
 
+    @classmethod
+    def of(
+        cls,
+        budget_s: float | None = 1.0,
+        n_sims: int | None = None,
+        n_samples: int = MAX_SAMPLES,
+        noise: str | None = "pro",
+        seed: int | None = 0,
+        salt: int = 0,
+        value: str = "auto",
+        search: str = "planner",
+        prior: str | None = None,
+        prior_top: int = PRIOR_TOP,
+        **changes: Any,
+    ) -> PlannerAgent:
+        """The planner of flat options, as an agent spec gives them
+        (agents/specs.py: ``planner:sims=500:search=wide:book=false``):
+        ``search`` names one of ``PLANNER_SEARCHES``, and ``changes`` are
+        fields of ``Search`` replaced in it (``book``, ``gen_share``)."""
+        if search not in PLANNER_SEARCHES:
+            raise ValueError(f"unknown search {search!r}; known: {', '.join(PLANNER_SEARCHES)}")
+        return cls(
+            search=replace(SEARCHES[search], **changes),
+            value=value,
+            budget=Allowance(budget_s, n_sims, n_samples),
+            noise=noise,
+            seed=seed,
+            salt=salt,
+            prior=prior,
+            prior_top=prior_top,
+        )
+
+    @property
+    def budget_s(self) -> float | None:
+        return self.budget.budget_s
+
+    @property
+    def n_sims(self) -> int | None:
+        return self.budget.n_sims
+
+    @property
+    def n_samples(self) -> int:
+        return self.budget.n_samples
+
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.seed = int(seed)
@@ -295,7 +258,7 @@ class PlannerAgent:
     # ------------------------------------------------------------ entry
     def act(self, view: GameView) -> Action:
         self.last_value = None
-        ctx = Context(view, Budget(self.budget_s, self.n_sims), self.model)
+        ctx = Context(view, self.budget.start(), self.model)
         if view.kind == "choice":
             return self.choose(ctx)
         if view.kind == "lag":
@@ -342,7 +305,7 @@ class PlannerAgent:
             raise NoLegalShotError(f"{why} (position: {view.position.to_text()})")
         # A position given by hand may have had a rule applied (item 21.2).
         view = ruled_view(view)
-        ctx = Context(view, Budget(self.budget_s, self.n_sims), self.model)
+        ctx = Context(view, self.budget.start(), self.model)
         return self.plan_ctx(ctx, top)
 
     def candidates(self, ctx: Context) -> list[Arm]:
@@ -485,76 +448,4 @@ def warm_up(view: GameView) -> None:
         pass
 
 
-def describe(ctx: Context, c: Candidate) -> str:
-    """One line: what goes where, with what spin, and what it leaves."""
-    try:
-        res: ShotResult | None = ctx.simulate(c.shot)  # without noise, once for both texts
-    except PiramidaError:
-        res = None
-    parts: list[str] = []
-    if c.kind == "pot" and c.line is not None:
-        ln = c.line
-        s = f"{ln.target} into the {POCKET_NAMES.get(ln.pocket, ln.pocket)}"
-        if ctx.view.variant == "free" or (ln.struck,) != ctx.cue_balls()[:1]:
-            s += f" off {ln.struck}"
-        if c.shot.place is not None:
-            s += f" (ball in hand at {c.shot.place[0]:.2f},{c.shot.place[1]:.2f})"
-        if ln.bank is not None:
-            s += f", banked off the {ln.bank.replace('_', ' ')} cushion"
-        if ln.svoyak:
-            s = f"{ln.struck} in off {ln.target} into the {POCKET_NAMES.get(ln.pocket, ln.pocket)} (свояк)"
-        parts.append(s)
-        parts.append(f"cut {ln.cut:.0f}°, {c.spin}")
-    elif c.kind == "break":
-        parts.append(f"break with {c.shot.ball} at the rack" + _break_pots_text(res, c.shot))
-    else:
-        parts.append(f"safety with {c.shot.ball}")
-    parts.append(_leave_text(ctx, c.shot, res))
-    return ", ".join(p for p in parts if p)
-
-
-def _break_pots_text(res: ShotResult | None, shot: Shot) -> str:
-    """What the stroke pockets without noise (``res``): the break book's
-    strokes score with the struck ball in off the rack (свояк)."""
-    if res is None:
-        return ""
-    gone = [
-        f"{b} into the {POCKET_NAMES.get(p, p)}" + (" (свояк)" if b == shot.ball else "")
-        for b, p in res.pocketed
-    ]
-    return (": " + ", ".join(gone)) if gone else ""
-
-
-def _leave_text(ctx: Context, shot: Shot, res: ShotResult | None) -> str:
-    if res is None:
-        return ""
-    try:
-        ruling = ctx.referee.judge(ctx.pos, shot, res.events, res.final, (), ctx.state)
-    except PiramidaError:
-        return ""
-    nxt = ruling.next
-    pos = ruling.position
-    if ruling.winner is not None:
-        return "wins the frame" if ruling.winner == ctx.me else "loses the frame"
-    if nxt.kind != "shot" or nxt.player is None:
-        return "gives the opponent a choice" if nxt.player != ctx.me else ""
-    who = "" if nxt.player == ctx.me else "the opponent "
-    if nxt.in_hand:
-        return f"leaves {who}ball in hand"
-    try:
-        cues = [b for b in ctx.referee.allowed_cue_balls(pos) if b in pos]
-    except PiramidaError:
-        return ""
-    best: PotLine | None = None
-    for s in cues:
-        lines = pot_lines(
-            pos, s, [b for b in pos.ids if not (ctx.view.variant == "classic71" and b == "0")]
-        )
-        if lines and (best is None or lines[0].difficulty < best.difficulty):
-            best = lines[0]
-    if best is None:
-        return f"leaves {who}no open pot"
-    return f"leaves {who}{best.target} on the {POCKET_NAMES.get(best.pocket, best.pocket)}"
-
-
-__all__ = ["Arm", "PLANNER_SEARCHES", "Plan", "PlannerAgent", "describe", "rank", "simulate_many", "warm_up"]
+__all__ = ["Allowance", "Arm", "PLANNER_SEARCHES", "PlannerAgent", "rank", "simulate_many", "warm_up"]

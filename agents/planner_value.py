@@ -326,7 +326,7 @@ def view_prior(view: Any, pot_model: PotModel) -> tuple[float, float]:
 
 
 class NetValuation(Valuation):
-    """A sample's value by a learned value network (docs/value.md): the
+    """A sample's value by a learned value network (docs/training.md, "The learned value"): the
     shooter's chance of winning the frame from the table the ruling
     leaves, as ``model`` (an ``agents.value_net.ValueModel``, or anything
     with ``win(balls, globals)``) scores it for whoever shoots next. Every

@@ -26,8 +26,8 @@ from typing import Any
 
 from piramida.agents import model_file
 from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
-from piramida.agents.planner import Plan, describe
 from piramida.agents.planner_value import Valuation
+from piramida.agents.plans import Plan, describe
 from piramida.agents.policy_obs import (
     OBS_VERSION,
     SEARCHES,

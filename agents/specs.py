@@ -111,7 +111,8 @@ def _value(text: str, what: str) -> str:
 
 @dataclass(frozen=True)
 class Key:
-    """One key of an agent's spec: its constructor argument and its parser."""
+    """One key of an agent's spec: the keyword it gives the agent's factory
+    (``make_agent``; the planner's is ``PlannerAgent.of``) and its parser."""
 
     arg: str
     parse: Callable[[str, str], Any]
@@ -141,7 +142,7 @@ KEYS: dict[str, dict[str, Key]] = {
             "n_samples", _positive_int, "the most noisy samples one candidate gets (default 256; raise it so a long budget is spent)"
         ),
         "search": Key(
-            "search", _choice("planner", "wide", "lean"), "its candidate search: planner (default), wide (the planner's before session 22) or lean"
+            "search", _choice("planner", "wide", "lean"), "its candidate search: planner (default), wide (four times the lines, the shipped policies' search) or lean (no banks)"
         ),
     },
     "policy": {
@@ -166,8 +167,8 @@ RANKING: tuple[str, ...] = ("planner", "policy")
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """A parsed spec: the agent's name and its options as constructor
-    arguments (already parsed)."""
+    """A parsed spec: the agent's name and its options as its factory's
+    keywords (already parsed)."""
 
     name: str
     options: tuple[tuple[str, Any], ...] = ()
@@ -177,7 +178,7 @@ class AgentSpec:
         return self.text or self.name
 
     def kwargs(self, defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Constructor arguments: the caller's defaults (meant for this
+        """The factory's keywords: the caller's defaults (meant for this
         agent), then the spec's own."""
         out = dict(defaults or {})
         given = dict(self.options)
@@ -190,7 +191,7 @@ class AgentSpec:
 
     def defaults(self, offered: Mapping[str, Any]) -> dict[str, Any]:
         """Of a caller's ``offered`` defaults, the ones this agent takes
-        (the constructor arguments of its keys, and ``seed``): a match
+        (the keywords of its keys, and ``seed``): a match
         offers every agent its noise preset and the planner's budget."""
         args = {k.arg for k in KEYS.get(self.name, {}).values()} | {"seed"}
         return {k: v for k, v in offered.items() if k in args}

@@ -1,5 +1,5 @@
 """The value network (torch; imported only where a value file is used):
-V(position) for the player about to shoot (docs/value.md).
+V(position) for the player about to shoot (docs/training.md, "The learned value").
 
 A DeepSets model over ``value_obs``'s ball tokens: each ball is embedded by
 a shared MLP and the embeddings are pooled (mean and max over the present

@@ -1,4 +1,4 @@
-"""A position as the value network reads it (docs/value.md).
+"""A position as the value network reads it (docs/training.md, "The learned value").
 
 The value network (``agents.value_net``) scores a table for the player
 about to shoot: the chance that he wins the frame, and in the points games

@@ -1,5 +1,6 @@
-"""Benchmarks against peers (pooltool) and against limits; see docs/performance.md.
+"""Benchmarks (docs/performance.md): each ``python -m bench.NAME [--json]
+[--quick]`` from the repository root, or ``piramida bench NAME``, writing
+``bench/results/NAME.json`` (bench/record.py).
 
-Not part of the installed package: run from the repository root, e.g.
-``python -m bench.physics_vs_pooltool``.
+Not part of the installed package: it needs the source checkout.
 """

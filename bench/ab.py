@@ -16,10 +16,10 @@ working tree, concurrently, each pinned to its own CPU; the next round
 swaps the CPUs. One warm-up run of each, untimed, compiles the old tree's
 numba kernels first.
 
-Why this way: the machine's speed drifts by 20-40% over minutes, so runs
-one after the other compare windows as much as code; two runs at the same
-time share the window, and swapping CPUs cancels a difference between
-them. Even so one round's ratio still moves by about +-10% here: take ten
+Why this way: a shared machine's speed can drift by 20-40% over minutes,
+so runs one after the other compare windows as much as code; two runs at
+the same time share the window, and swapping CPUs cancels a difference
+between them. One round's ratio can still move by about +-10%: take ten
 rounds and read the geometric mean with the spread.
 
 Prints per round the two values and their ratio (old / new, or new / old
@@ -157,7 +157,8 @@ def compare(
         tree.mkdir()
         full = unpack(old, tree)
         layout = import_layout(tree, Path(tmp) / "import")
-        base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        # The compared runs leave the result files as they are (bench/record.py).
+        base = {**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, "PIRAMIDA_BENCH_NO_RECORD": "1"}
         old_env = {**base, "PYTHONPATH": f"{layout}{os.pathsep}{tree}"}
         new_env = {**base, "PYTHONPATH": str(ROOT)}
         cmd = [sys.executable, "-m", *bench]

@@ -17,7 +17,10 @@ the cores (wall time then includes their turns).
 
 Run from the repository root (or ``piramida bench candidates --json``)::
 
-    .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro] [--search greedy]
+    .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro] [--search greedy] [--out FILE]
+
+Writes ``bench/results/candidates.json`` with one section a mode: ``timing``
+(the default), ``digest`` and ``compare_python`` (below).
 
 ``--compare-python ROUNDS`` times the compiled strokes of a pot
 (agents/shots/probe.py) against the same search with every stroke in
@@ -28,8 +31,8 @@ so that the VM's drift does not enter the ratio.
 and its feature vector's exact floats) on the same positions with
 ``--search``'s search (the planner's by default) and greedy's, and how
 many there were: a speed-up that must not change a single candidate keeps
-the digest. ``--search wide`` gives the planner's digests from before
-session 22.
+the digest. ``--search wide`` gives the wide search's digests (the search
+the shipped policies were trained with).
 
 ``--positions played`` uses instead 200 positions from seeded frames of
 greedy against greedy (``bench/positions/played.jsonl``, played.py):
@@ -45,11 +48,13 @@ import shlex
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from bench.positions import SETS
+from bench.record import write as write_record
+from piramida.env.position_sets import SETS
 
 
 def measure(
@@ -57,9 +62,9 @@ def measure(
 ) -> dict[str, Any]:
     import numba
 
-    from bench.planner import load_positions
     from piramida.agents.policy_obs import SEARCHES
     from piramida.agents.shots import FEATURES, candidates
+    from piramida.env.position_sets import load_positions
     from piramida.env.view import GameView
 
     how = SEARCHES[search]
@@ -71,7 +76,7 @@ def measure(
     # CPU time. Each compiled kernel's machine code is loaded from numba's
     # cache when it is first called (tens of milliseconds each, once a
     # process): a single warm-up call left some to the first positions
-    # timed, 0.6-0.75 ms on the mean of 200 (session 14).
+    # timed, 0.6-0.75 ms on the mean of 200.
     cold: list[float] = []
     for view in views:
         c0 = time.thread_time()
@@ -127,9 +132,9 @@ def compare(
     (``--digest``, tests/agents/test_probe.py)."""
     import numba
 
-    from bench.planner import load_positions
     from piramida.agents.policy_obs import SEARCHES
     from piramida.agents.shots import candidates, probe
+    from piramida.env.position_sets import load_positions
     from piramida.env.view import GameView
 
     how = SEARCHES[search]
@@ -172,8 +177,8 @@ def digest(
     and greedy's (module docstring)."""
     import hashlib
 
-    from bench.planner import load_positions
     from piramida.agents.shots import GREEDY, SEARCHES, candidates
+    from piramida.env.position_sets import load_positions
     from piramida.env.view import GameView
 
     h = hashlib.sha256()
@@ -200,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.candidates", description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--json", action="store_true", help="print the JSON object only")
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
+    ap.add_argument("--quick", action="store_true", help="the first 20 positions only (a smoke run)")
     ap.add_argument("--noise", default="pro")
     ap.add_argument("--repeats", type=int, default=1, help="calls per position; the fastest counts")
     ap.add_argument(
@@ -215,7 +221,10 @@ def main(argv: list[str] | None = None) -> int:
         "--compare-python", type=int, default=0, metavar="ROUNDS",
         help="time the compiled strokes against every stroke in Python, side by side, ROUNDS rounds",
     )
+    ap.add_argument("--out", type=Path, default=None, help="write the result file here instead of bench/results/candidates.json")
     a = ap.parse_args(argv)
+    if a.quick and a.limit is None:
+        a.limit = 20
     from piramida.eval.version import code_version
 
     def signed(got: dict[str, Any]) -> dict[str, Any]:
@@ -225,12 +234,18 @@ def main(argv: list[str] | None = None) -> int:
         return got
 
     if a.digest:
-        print(json.dumps(signed(digest(a.limit, a.noise, a.positions, a.search))))
+        got = digest(a.limit, a.noise, a.positions, a.search)
+        write_record("candidates", got, argv, out=a.out, section="digest")
+        print(json.dumps(signed(got)))
         return 0
     if a.compare_python:
-        print(json.dumps(signed(compare(a.limit, a.noise, a.search, a.compare_python, a.positions))))
+        got = compare(a.limit, a.noise, a.search, a.compare_python, a.positions)
+        write_record("candidates", got, argv, out=a.out, section="compare_python")
+        print(json.dumps(signed(got)))
         return 0
-    out = signed(measure(a.limit, a.noise, a.repeats, a.search, a.positions))
+    got = measure(a.limit, a.noise, a.repeats, a.search, a.positions)
+    write_record("candidates", got, argv, out=a.out, section="timing")
+    out = signed(got)
     if a.json:
         print(json.dumps(out))
     else:

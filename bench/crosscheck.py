@@ -3,8 +3,11 @@
 Run from the repository root::
 
     .venv/bin/python -m bench.crosscheck            # side-by-side table
-    .venv/bin/python -m bench.crosscheck --json
-    .venv/bin/python -m bench.crosscheck --write    # also bench/results/pooltool_reference.json
+    .venv/bin/python -m bench.crosscheck --json     # the report as JSON
+
+Writes ``bench/results/crosscheck.json`` (``--out FILE`` writes elsewhere);
+pooltool runs in ``bench/.venv-pooltool`` (``make bench-deps``), and its
+columns are null, with a note, where that venv is missing.
 
 Three probes, each simulated by both engines from the same ``Position`` and
 ``Shot`` (pooltool through ``bench/pooltool_runner.py``, which documents how
@@ -56,12 +59,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.pooltool_client import PooltoolUnavailable, run_pooltool
+from bench.record import write as write_record
 from piramida.configs import CONFIG_DIR
 from piramida.env.position import Position
 from piramida.env.shot import Shot
 from piramida.env.table import Table, table_from_dict
 
-REFERENCE = Path(__file__).resolve().parent / "results" / "pooltool_reference.json"
 CUT_ANGLE = 30.0
 CUT_SPEED = 2.0
 ROLL_SPEEDS = (1.0, 2.0, 3.0)
@@ -431,15 +434,10 @@ def format_table(rep: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
-    ap.add_argument("--write", action="store_true", help=f"also write {REFERENCE.name}")
+    ap.add_argument("--out", type=Path, default=None, help="write the result file here instead of bench/results/crosscheck.json")
     args = ap.parse_args(argv)
     rep = crosscheck()
-    if args.write:
-        REFERENCE.parent.mkdir(parents=True, exist_ok=True)
-        # The reference keeps pooltool's side only: piramida's changes with its code.
-        ref = {**rep, "probes": [{**r, "piramida": None} for r in rep["probes"]]}
-        ref["notes"] = [n for n in rep["notes"] if "piramida" not in n]
-        REFERENCE.write_text(json.dumps(ref, indent=2) + "\n", encoding="utf-8")
+    write_record("crosscheck", rep, argv, out=args.out)
     sys.stdout.write((json.dumps(rep) if args.json else format_table(rep)) + "\n")
     return 0
 

@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m bench.env_steps [--steps N] [--repeat R] [--quick] [--json]
+    .venv/bin/python -m bench.env_steps [--steps N] [--repeat R] [--quick] [--json] [--out FILE]
 
 For each ``piramida/<Variant>-v0`` the learner plays uniformly random
 masked actions (``opponents.random_action``; drawing them is timed too,
@@ -17,7 +17,7 @@ repeated ``--repeat`` times over the same seeds and actions and the fastest
 round kept. Rates are per CPU second of this process (``time.process_time``),
 which the other processes of a shared machine disturb far less than wall
 time; the JSON also has ``wall_seconds``. The process is pinned to one CPU
-where the OS allows it.
+where the OS allows it. Writes ``bench/results/env_steps.json``.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import piramida.env.gym as pg
+from bench.record import write as write_record
 from piramida.env.gym.multi import MultiAgentPyramidCore
 from piramida.env.gym.opponents import random_action
 
@@ -138,9 +139,7 @@ def run(steps: int, repeat: int = 3) -> dict[str, Any]:
         row["multi_steps_per_s"] = multi["steps_per_s"]
         rows[env_id] = row
     return {
-        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, {pinned}",
-        "python": platform.python_version(),
-        "numpy": np.__version__,
+        "pinned": pinned,
         "noise": pg.DEFAULT_NOISE,
         "opponent": "random",
         "steps_per_variant": steps,
@@ -163,14 +162,14 @@ def table(report: dict[str, Any]) -> str:
             f"{100 * r['physics_share']:7.0f}% {r['frames']:7d} {r['multi_steps_per_s']:11.0f}"
         )
     lines.append(
-        f"({report['machine']}; noise {report['noise']}; random learner vs random opponent; per CPU second; "
+        f"({report.get('pinned')}; noise {report['noise']}; random learner vs random opponent; per CPU second; "
         f"{report['steps_per_variant']} learner steps per variant, best of {report['repeat']}; "
         f"load average {report.get('load_avg_1m')})"
     )
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description="Environment steps per second for every variant, on one core."
     )
@@ -178,10 +177,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3, help="rounds; the fastest is kept (3)")
     ap.add_argument("--quick", action="store_true", help="200 steps per variant, 1 round")
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    ap.add_argument("--out", type=Path, default=None, help="write the result file here instead of bench/results/env_steps.json")
     args = ap.parse_args(argv)
     report = run(200 if args.quick else args.steps, 1 if args.quick else args.repeat)
+    report["quick"] = args.quick
+    write_record("env_steps", report, argv, out=args.out)
     print(json.dumps(report, indent=2) if args.json else table(report))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

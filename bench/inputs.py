@@ -1,10 +1,9 @@
 """Seeded benchmark inputs: breaks, mid-game shots and two-ball shots.
 
 Depends only on piramida's value types (``Position``, ``Shot``, ``Table``),
-never on the physics, so the same inputs feed piramida and pooltool and can
-be generated before the physics exists. Every case is a legal position (the
-``Position`` constructor validates: on the surface, no overlaps) with the
-struck ball on the table (not in hand: ``place`` is left empty so that both
+never on the physics, so the same inputs feed piramida and pooltool. Every
+case is a legal position (the ``Position`` constructor validates: on the
+surface, no overlaps) with the struck ball on the table (not in hand: ``place`` is left empty so that both
 engines see exactly the same start).
 
 Three suites (docs/design.md §3 cares about all three speeds: planners simulate

@@ -8,8 +8,8 @@ Run from the repository root::
     .venv/bin/python -m bench.interleave OLD [--rounds N] [--limit N] [--search planner] [--noise pro] [--json]
 
 Why: ``bench.ab`` runs two processes at once, one per CPU, and one round's
-ratio still moves by +-10% on this machine, more than most single changes
-gain. Here both versions run on one CPU, each call next to the other's
+ratio can still move by +-10% on a shared machine, more than most single
+changes gain. Here both versions run on one CPU, each call next to the other's
 on the same position, so the machine's drift over minutes and a
 difference between CPUs cancel; what is left is the spread between
 positions. Each call is timed by the thread's CPU time.
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.ab import ROOT, ABError, import_layout, signed, summary, unpack
-from bench.positions import SETS
+from piramida.env.position_sets import SETS
 
 
 def _ours(name: str) -> bool:

@@ -8,10 +8,10 @@ Run from the repository root::
     .venv/bin/python -m bench.interleave_env OLD [--variant free] [--search planner] [--setup "vs greedy"]
         [--frames 10] [--rounds 3] [--json]
 
-Why: ``bench.shot_env`` run twice on the same code here gave 75 and 121
-steps per CPU second (combined pyramid, the planner's candidates), and
-``bench.ab``'s side-by-side rounds 0.88-1.59: the machine's drift over
-minutes is larger than most changes. Here both versions play each frame
+Why: on a shared machine ``bench.shot_env`` run twice on the same code
+can differ by 1.6x (75 and 121 steps per CPU second, combined pyramid,
+the planner's candidates), and ``bench.ab``'s side-by-side rounds by
+0.88-1.59: the drift over minutes is larger than most changes. Here both versions play each frame
 one after the other on one CPU, timed by the thread's CPU time.
 
 What a frame is: ``reset(seed=k)`` (the rack, the seats and the noise of

@@ -3,13 +3,18 @@
 Run from the repository root::
 
     .venv/bin/python -m bench.planner positions            # (re)write bench/positions/reference.jsonl
-    .venv/bin/python -m bench.planner decisions [--limit N] [--budgets 0.25,1] [--out FILE]
+    .venv/bin/python -m bench.planner decisions [--limit N] [--budgets 0.25,1] [--quick] [--out FILE]
     .venv/bin/python -m bench.planner suggest-time         # 'piramida suggest --budget 1s' wall time
     .venv/bin/python -m bench.planner match --variant free --games 40 --sims 300 [--kw JSON] [--against planner] [--out FILE]
     .venv/bin/python -m bench.planner combine RUN.json ...   # pool 'piramida match --json' runs
     .venv/bin/python -m bench.planner budget-use [--budget 1] [--samples 4096]   # what a wall-time budget buys
     .venv/bin/python -m bench.planner fingerprint --out FILE    # the top 3 plans in 35 positions
     .venv/bin/python -m bench.planner compare A.json B.json [--search planner]  # where two fingerprints differ
+
+Every subcommand but ``positions`` and ``compare`` writes its figures into
+its own section of ``bench/results/planner.json`` (bench/record.py; the
+other sections stay); ``--out FILE`` writes that file instead, e.g. the
+two fingerprints that ``compare`` reads.
 
 ``decisions`` plays one decision in each reference position
 (``bench/positions/reference.jsonl``, 200 seeded positions across the
@@ -38,7 +43,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.positions import SETS
+from bench.record import write as write_record
+from piramida.env.position_sets import SETS, load_positions
 
 REPO = Path(__file__).resolve().parents[1]
 POSITIONS = SETS["reference"]
@@ -50,28 +56,16 @@ def _view(pos: Any) -> Any:
     return GameView.for_position(pos)
 
 
-def load_positions(path: Path = POSITIONS) -> list[dict[str, Any]]:
-    from piramida.env.position import Position
-
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            d = json.loads(line)
-            d["position"] = Position.from_dict(d["position"])
-            out.append(d)
-    return out
-
-
 def decisions(budgets: list[float], limit: int | None, seed: int) -> dict[str, Any]:
     from piramida.agents.greedy import GreedyAgent
-    from piramida.agents.planner import PlannerAgent, warm_up
+    from piramida.agents.planner import Allowance, PlannerAgent, warm_up
     from piramida.env.driver import FrameDriver
     from piramida.env.errors import PiramidaError
 
     refs = load_positions()[:limit]
     agents: list[tuple[str, Any]] = [("greedy", GreedyAgent())]
     for b in budgets:
-        agents.append((f"planner@{b:g}s", PlannerAgent(budget_s=b, noise="pro", seed=seed)))
+        agents.append((f"planner@{b:g}s", PlannerAgent(budget=Allowance(budget_s=b), noise="pro", seed=seed)))
     if refs:
         warm_up(_view(refs[0]["position"]))
     drivers: dict[str, FrameDriver] = {}
@@ -111,16 +105,16 @@ def suggest_time(repeats: int = 5) -> dict[str, Any]:
     """Wall time of ``suggest --budget 1s`` after warm-up, in this process
     (the command's own work: the view and the planner's ranking, not
     interpreter start-up)."""
-    from piramida.agents.planner import PlannerAgent, warm_up
+    from piramida.agents.planner import Allowance, PlannerAgent, warm_up
 
     refs = load_positions()
     picks = [r["position"] for r in refs if not r["position"].is_break][:repeats]
     warm_up(_view(picks[0]))
-    PlannerAgent(budget_s=0.2).plan(_view(picks[0]), top=3)  # warm-up
+    PlannerAgent(budget=Allowance(budget_s=0.2)).plan(_view(picks[0]), top=3)  # warm-up
     times = []
     for pos in picks:
         t0 = time.perf_counter()
-        PlannerAgent(budget_s=1.0).plan(_view(pos), top=3)
+        PlannerAgent(budget=Allowance(budget_s=1.0)).plan(_view(pos), top=3)
         times.append(time.perf_counter() - t0)
     return {
         "budget_s": 1.0,
@@ -171,7 +165,7 @@ def budget_use(
     ``per_variant`` reference positions that are not breaks; ``samples``
     raises the planner's cap on samples a candidate (its ``samples`` key),
     so that the budget, not the cap, ends the search."""
-    from piramida.agents.planner import PlannerAgent, warm_up
+    from piramida.agents.planner import MAX_SAMPLES, Allowance, PlannerAgent, warm_up
     from piramida.agents.shots.context import Budget, Context
 
     refs = load_positions()
@@ -182,7 +176,7 @@ def budget_use(
         if not picks:
             continue
         warm_up(_view(picks[0]))
-        planner = PlannerAgent(budget_s=budget, noise="pro", **({"n_samples": samples} if samples else {}))
+        planner = PlannerAgent(budget=Allowance(budget_s=budget, n_samples=samples or MAX_SAMPLES), noise="pro")
         rows = []
         for pos in picks:
             spend = Budget(budget, None)
@@ -222,9 +216,9 @@ def fingerprint(sims: int, per_variant: int, seed: int, noise: str, greedy: bool
     decision (reproducible on any machine) and greedy's shots; see the
     module docstring."""
     from piramida.agents.greedy import GreedyAgent
-    from piramida.agents.planner import PlannerAgent
+    from piramida.agents.planner import Allowance, PlannerAgent
 
-    planner = PlannerAgent(budget_s=None, n_sims=sims, noise=noise, seed=seed)
+    planner = PlannerAgent(budget=Allowance(budget_s=None, n_sims=sims), noise=noise, seed=seed)
     rows = []
     for i, pos in fingerprint_positions(per_variant):
         plans = planner.plan(_view(pos), top=3)
@@ -360,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--budgets", default="0.25,1")
     d.add_argument("--limit", type=int, default=None)
     d.add_argument("--seed", type=int, default=0)
-    d.add_argument("--out", type=Path, default=None)
+    d.add_argument("--quick", action="store_true", help="the first 10 positions, one budget of 0.25 s")
     st = sub.add_parser("suggest-time", help="suggest --budget 1s wall time after warm-up")
     st.add_argument("--repeats", type=int, default=5)
     m = sub.add_parser("match", help="planner vs greedy duplicate games")
@@ -381,7 +375,6 @@ def main(argv: list[str] | None = None) -> int:
     fp.add_argument("--per-variant", type=int, default=5)
     fp.add_argument("--seed", type=int, default=0)
     fp.add_argument("--noise", default="pro")
-    fp.add_argument("--out", type=Path, default=None)
     cp = sub.add_parser("compare", help="where two fingerprints differ")
     cp.add_argument("a", type=Path)
     cp.add_argument("b", type=Path)
@@ -392,16 +385,19 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--kw", default=None, help="more planner keywords as JSON")
     m.add_argument("--against", choices=("greedy", "planner"), default="greedy",
                    help="the opponent: greedy, or the planner as it is at the same budget")
-    m.add_argument("--out", type=Path, default=None)
+    for p in (d, st, m, bu, fp, c):
+        p.add_argument("--out", type=Path, default=None, help="write the result file here instead of bench/results/planner.json")
     a = ap.parse_args(argv)
     if a.cmd == "positions":
-        from bench.positions.generate import write
+        from piramida.env.position_sets import write_reference
 
-        n = write(POSITIONS)
+        n = write_reference(POSITIONS)
         print(f"{n} positions -> {POSITIONS.relative_to(REPO)}")
         return 0
     if a.cmd == "decisions":
         budgets = [float(x) for x in a.budgets.split(",") if x.strip()]
+        if a.quick:
+            budgets, a.limit = [0.25], 10
         out = decisions(budgets, a.limit, a.seed)
         for name, row in out["agents"].items():
             print(
@@ -411,6 +407,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     elif a.cmd == "budget-use":
         out = budget_use(a.budget, a.positions, [v for v in a.variants.split(",") if v], a.samples)
+        write_record("planner", out, argv, out=a.out, section="budget-use")
         if a.json:
             print(json.dumps(out))
             return 0
@@ -425,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         out = fingerprint(a.sims, a.per_variant, a.seed, a.noise)
         print(f"{len(out['planner'])} planner positions, {len(out.get('greedy', []))} greedy shots")
     elif a.cmd == "compare":
-        fa, fb = (json.loads(p.read_text(encoding="utf-8")) for p in (a.a, a.b))
+        fa, fb = (fingerprint_of(json.loads(p.read_text(encoding="utf-8"))) for p in (a.a, a.b))
         out = compare(fa, fb)
         if a.search is not None:
             out["best_shot_changes"] = still_offered(fa, fb, a.search)
@@ -455,10 +452,17 @@ def main(argv: list[str] | None = None) -> int:
             f"planner win rate {out['win_rate'][0]:.3f} (95% CI {lo:.3f}-{hi:.3f}) over {out['games']} games; "
             f"wall {out['wall_s']:.0f} s"
         )
-    if getattr(a, "out", None) is not None:
-        a.out.parent.mkdir(parents=True, exist_ok=True)
-        a.out.write_text(json.dumps(out, indent=1, default=str) + "\n", encoding="utf-8")
+    if a.cmd not in ("compare", "budget-use"):
+        write_record("planner", json.loads(json.dumps(out, default=str)), argv, out=a.out, section=a.cmd)
     return 0
+
+
+def fingerprint_of(d: dict[str, Any]) -> dict[str, Any]:
+    """A fingerprint as ``fingerprint`` returns it, from itself or from a
+    result file holding one (bench/record.py)."""
+    if "benchmark" in d and "results" in d:
+        return d["results"]["fingerprint"]["results"]
+    return d
 
 
 if __name__ == "__main__":

@@ -68,9 +68,9 @@ Physical constants mapping (table TOML ``[physics]`` -> pooltool):
 ball-ball friction: ``ball_friction_model = "alciatore"`` (the default) ->
 pooltool's ``AlciatoreBallBallFriction(a, b, c)`` with the table's
 ``mu_ball_a, mu_ball_b, mu_ball_c``; ``"constant"`` -> ``mu_ball -> u_b``
-with the constant ("average") model. (``bench/results/pooltool_reference.json``
-was re-taken with the default table, so with the Alciatore model and
-squirt from the 7 g end mass on both sides; its ``mapping`` records both.)
+with the constant ("average") model. (``bench/results/crosscheck.json`` is
+taken with the default table, so with the Alciatore model and squirt from
+the 7 g end mass on both sides; its ``mapping`` records both.)
 ``e_cushion -> e_c``, ``mu_cushion -> f_c``; ``mu_sp`` is dimensionless in
 piramida (spin decay ``5 mu_sp g / (2 R)``, Leckie & Greenspan), and pooltool
 uses the same law with ``u_sp = u_sp_proportionality * R``, so

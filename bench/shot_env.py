@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m bench.shot_env [--steps N] [--variants free,combined] [--json]
+    .venv/bin/python -m bench.shot_env [--steps N] [--quick] [--variants free,combined] [--json] [--out FILE]
 
 For each variant and candidate search ("planner", the env's default,
 "wide", the shipped policies', "lean", the policies' fast one, and
@@ -21,28 +21,27 @@ For each variant and candidate search ("planner", the env's default,
 With the "pro" noise, over as many seeded frames as it takes to make
 ``--steps`` steps, after a few warm-up steps (numba's kernels) and the
 starts of four more frames (the break's values, which a process makes
-once per breaker and keeps; before session 23 one of them was made in
-the measured steps, about 3% of 600).
+once per breaker and keeps, stay out of the measured steps).
 ``options_share`` is the part spent listing the learner's options. Rates
 are per CPU second of this process (``time.process_time``); the process is
-pinned to one CPU where the OS allows it. The issue's target is 200 steps
-per CPU second.
+pinned to one CPU where the OS allows it. The target is 200 steps per CPU
+second. Writes ``bench/results/shot_env.json``; ``--quick`` measures 20
+steps of each.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import shlex
-import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import piramida.training.shot_env as se
 from bench.env_steps import pin_one_core
+from bench.record import write as write_record
 
 SETUPS = ("vs greedy", "two players")
 
@@ -126,13 +125,15 @@ def measure(variant: str, search: str, steps: int, setup: str = "vs greedy") -> 
     }
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--quick", action="store_true", help="20 steps of each (a smoke run)")
     ap.add_argument("--variants", default="free,combined")
     ap.add_argument("--searches", default="planner,wide,lean,greedy")
     ap.add_argument("--setups", default=",".join(SETUPS), help="vs greedy, two players (comma-separated)")
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--out", type=Path, default=None, help="write the result file here instead of bench/results/shot_env.json")
     a = ap.parse_args(argv)
     setups = [x.strip() for x in a.setups.split(",")]
     for x in setups:
@@ -141,22 +142,22 @@ def main(argv: list[str] | None = None) -> None:
     for x in a.searches.split(","):
         if x not in se.SEARCHES:
             ap.error(f"--searches: unknown search {x!r} (known: {', '.join(se.SEARCHES)})")
+    steps = 20 if a.quick else a.steps
     pinned = pin_one_core()
     rows = [
-        measure(v, s, a.steps, u) for u in setups for v in a.variants.split(",") for s in a.searches.split(",")
+        measure(v, s, steps, u) for u in setups for v in a.variants.split(",") for s in a.searches.split(",")
     ]
+    out = {"pinned": pinned, "steps": steps, "results": rows}
+    write_record("shot_env", out, argv, out=a.out)
     if a.json:
-        from piramida.eval.version import code_version
-
-        command = shlex.join(["python", "-m", "bench.shot_env", *(argv if argv is not None else sys.argv[1:])])
-        out = {"machine": f"{os.cpu_count()} CPUs, {pinned}", "results": rows, "version": code_version(), "command": command}
         print(json.dumps(out, indent=1))
-        return
+        return 0
     print(f"{'set-up':12} {'variant':10} {'search':8} {'steps/CPU s':>11} {'ms/step':>8} {'options':>8} {'frames':>7}")
     for r in rows:
         print(f"{r['setup']:12} {r['variant']:10} {r['search']:8} {r['steps_per_cpu_s']:11.1f} "
               f"{r['ms_per_step']:8.1f} {r['options_share']:8.0%} {r['frames']:7d}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

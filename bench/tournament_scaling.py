@@ -1,13 +1,13 @@
 """Games per second of a tournament with 1 and 2 workers (greedy against
 greedy), side by side in one run; the target is 1.7x on 2 cores.
 
-    .venv/bin/python -m bench.tournament_scaling [--pairs 100] [--json]
+    .venv/bin/python -m bench.tournament_scaling [--pairs 100] [--quick] [--json] [--out FILE]
 
 Each arm plays the same games into its own fresh results file. Starting Ray
 is reported apart and not counted; starting the workers (each imports
 piramida and loads the compiled physics, about a second) is counted, so
-few pairs understate the steady rate: 40 pairs of greedy against random
-(0.19 s a game) measured 1.54x where the work itself scales further."""
+few pairs (``--quick``: 5) understate the steady rate. Writes
+``bench/results/tournament_scaling.json``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import json
 import tempfile
 import time
 from pathlib import Path
+
+from bench.record import write as write_record
 
 
 def arm(workers: int, pairs: int, tmp: Path) -> dict[str, float]:
@@ -42,12 +44,17 @@ def arm(workers: int, pairs: int, tmp: Path) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--pairs", type=int, default=100)
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="5 pairs (a smoke run)")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--out", type=Path, default=None, help="write the result file here instead of bench/results/tournament_scaling.json")
     a = ap.parse_args(argv)
+    if a.quick:
+        a.pairs = 5
     with tempfile.TemporaryDirectory() as d:
         one = arm(1, a.pairs, Path(d))
         two = arm(2, a.pairs, Path(d))
-    out = {"one_worker": one, "two_workers": two, "speedup": two["games_per_s"] / one["games_per_s"]}
+    out = {"pairs": a.pairs, "one_worker": one, "two_workers": two, "speedup": two["games_per_s"] / one["games_per_s"]}
+    write_record("tournament_scaling", out, argv, out=a.out)
     if a.json:
         print(json.dumps(out))
     else:

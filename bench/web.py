@@ -4,8 +4,11 @@ screenshots of docs/ui.md.
 Run from the repository root (Debian's chromium and chromium-driver
 installed, as ``.ci/run`` does)::
 
-    .venv/bin/python -m bench.web [--runs 3] [--out bench/results/web.json]
+    .venv/bin/python -m bench.web [--runs 3] [--quick] [--json] [--out FILE]
     .venv/bin/python -m bench.web --screenshots docs      # docs/ui_*.png
+
+A measuring run writes ``bench/results/web.json`` (``--out FILE`` writes
+elsewhere).
 
 It starts the application on a free loopback port in this process (the
 library's ``piramida.web.server.BackgroundServer``, not the command line)
@@ -35,6 +38,8 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from bench.record import write as write_record
+
 REPO = Path(__file__).resolve().parents[1]
 MIDGAME = REPO / "docs" / "examples" / "combined_midgame.json"
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
@@ -56,9 +61,9 @@ def browser_missing() -> str | None:
     except ImportError:
         return "selenium is not installed (pip install -e '.[dev]')"
     if _which(CHROMIUM) is None:
-        return "no chromium on this machine (apt-get install chromium chromium-driver)"
+        return "chromium is not installed (apt-get install chromium chromium-driver)"
     if _which(CHROMEDRIVER) is None:
-        return "no chromedriver on this machine (apt-get install chromium-driver)"
+        return "chromedriver is not installed (apt-get install chromium-driver)"
     return None
 
 
@@ -318,7 +323,9 @@ def screenshots(folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.web", description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=3, help="repetitions of each measurement")
-    ap.add_argument("--out", type=Path, help="write the numbers here as JSON")
+    ap.add_argument("--quick", action="store_true", help="one run of each (a smoke run)")
+    ap.add_argument("--json", action="store_true", help="print the numbers as JSON (the default; kept for symmetry)")
+    ap.add_argument("--out", type=Path, help="write the result file here instead of bench/results/web.json")
     ap.add_argument("--screenshots", type=Path, metavar="DIR", help="write docs/ui_*.png into DIR instead")
     args = ap.parse_args(argv)
     reason = browser_missing()
@@ -329,11 +336,9 @@ def main(argv: list[str] | None = None) -> int:
         for p in screenshots(args.screenshots):
             print(f"wrote {p}")
         return 0
-    result = measure(args.runs)
-    text = json.dumps(result, indent=2)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n", encoding="utf-8")
+    result = measure(1 if args.quick else args.runs)
+    write_record("web", result, argv, out=args.out)
+    print(json.dumps(result, indent=2))
     return 0
 
 

@@ -131,6 +131,25 @@ class Event:
         )
 
 
+def describe_event(e: Event) -> str:
+    """One readable line for an event of the log (``piramida simulate`` and
+    the web page's event list print it)."""
+    who = " ".join(e.balls)
+    if e.type == "ball_ball":
+        return f"ball {e.balls[0]} hits ball {e.balls[1]}"
+    if e.type == "cue":
+        return f"cue strikes ball {who}"
+    if e.type == "cushion":
+        return f"ball {who} hits cushion {e.cushion}"
+    if e.type == "pocket":
+        return f"ball {who} drops in pocket {e.pocket}"
+    if e.type == "centre_line":
+        return f"ball {who} crosses the centre line to the {e.to}"
+    if e.type == "off_table":
+        return f"ball {who} leaves the table at cushion {e.cushion}"
+    return f"ball {who}: {e.from_} -> {e.to}"
+
+
 def events_to_json(events: Iterable[Event]) -> str:
     return json.dumps([e.to_dict() for e in events])
 

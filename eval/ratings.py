@@ -7,9 +7,17 @@ Each game is one comparison between the agent who broke and the other:
 ``r`` are the agents' strengths and ``h`` the advantage of breaking (the
 first-mover advantage BayesElo and Ordo fit as well). A draw counts as half
 a win for each side. Strengths are reported in Elo (400 / ln 10 times the
-logistic scale), with one agent anchored at 0 (greedy by default), and
-95% intervals from a bootstrap that resamples whole duplicate pairs (both
-games of a pair together, the statistical unit).
+logistic scale), with one agent anchored at 0 (greedy by default).
+
+A rating's 95% interval is the hull of two: a bootstrap that resamples
+whole duplicate pairs (both games of a pair together, the statistical
+unit, so it carries their correlation), and the normal approximation of
+the posterior (the inverse of the log-posterior's curvature at the fit,
+prior included). The bootstrap alone fails on small or one-sided samples:
+three pairs that greedy won against random resample to the same three
+pairs every time and give an interval of width zero; the posterior's
+curvature does not vanish there (the prior keeps it positive), and on
+many pairs the bootstrap is the wider of the two.
 
 The fit is Newton's method on the log-likelihood with a weak Gaussian prior
 (one virtual draw's worth) on the strengths, so that an agent that won or
@@ -47,12 +55,24 @@ class Rating:
     games: int
 
 
+Z95 = 1.959964
+
+
 def fit(games: Sequence[Game], anchor: str | None = "greedy") -> tuple[dict[str, float], float]:
     """Strengths in Elo (anchor at 0, or mean 0 without one) and the
     breaker's advantage in Elo."""
+    point, h, _ = _fit(games, anchor)
+    return point, h
+
+
+def _fit(
+    games: Sequence[Game], anchor: str | None
+) -> tuple[dict[str, float], float, dict[tuple[str, str], float]]:
+    """``fit`` and the posterior's variance of every difference of two
+    strengths (in Elo squared), keyed by the two names."""
     names = sorted({g.breaker for g in games} | {g.other for g in games})
     if not names:
-        return {}, 0.0
+        return {}, 0.0, {}
     idx = {n: i for i, n in enumerate(names)}
     k = len(names)
     bi = np.array([idx[g.breaker] for g in games])
@@ -87,7 +107,19 @@ def fit(games: Sequence[Game], anchor: str | None = "greedy") -> tuple[dict[str,
             break
     r = theta[:k] * ELO_PER_NAT
     zero = r[idx[anchor]] if anchor in idx else float(r.mean())
-    return {n: float(r[i] - zero) for n, i in idx.items()}, float(theta[k] * ELO_PER_NAT)
+    # The curvature at the fit (``hess`` of the last step is within 1e-10
+    # of it): its inverse is the posterior's covariance.
+    cov = np.linalg.inv(hess + 1e-12 * np.eye(k + 1))[:k, :k] * ELO_PER_NAT**2
+    diff = {
+        (a, b): float(cov[i, i] + cov[j, j] - 2 * cov[i, j]) for a, i in idx.items() for b, j in idx.items()
+    }
+    if anchor not in idx:  # against the mean of all strengths
+        mean_c = np.full(k, 1 / k)
+        for a, i in idx.items():
+            c = -mean_c
+            c[i] += 1
+            diff[(a, "")] = float(c @ cov @ c)
+    return {n: float(r[i] - zero) for n, i in idx.items()}, float(theta[k] * ELO_PER_NAT), diff
 
 
 def rate(
@@ -96,9 +128,10 @@ def rate(
     bootstrap: int = 200,
     seed: int = 0,
 ) -> tuple[dict[str, Rating], float]:
-    """Ratings with 95% bootstrap intervals over pairs, and the breaker's
-    advantage in Elo."""
-    point, h = fit(games, anchor)
+    """Ratings with 95% intervals (the hull of the bootstrap over pairs and
+    the posterior's normal approximation), and the breaker's advantage in
+    Elo."""
+    point, h, diff = _fit(games, anchor)
     by_pair: dict[str, list[Game]] = {}
     for g in games:
         by_pair.setdefault(g.pair, []).append(g)
@@ -116,6 +149,25 @@ def rate(
     out = {}
     for n, e in point.items():
         xs = samples[n]
-        ci = (float(np.percentile(xs, 2.5)), float(np.percentile(xs, 97.5))) if xs else (e, e)
-        out[n] = Rating(e, ci, counts[n])
+        half = Z95 * math.sqrt(max(0.0, diff[(n, anchor)] if anchor in point else diff[(n, "")]))
+        lo, hi = e - half, e + half
+        if xs:
+            lo, hi = min(lo, float(np.percentile(xs, 2.5))), max(hi, float(np.percentile(xs, 97.5)))
+        out[n] = Rating(e, (lo, hi), counts[n])
     return out, h
+
+
+def los_matrix(games: Sequence[Game], anchor: str | None = "greedy") -> dict[str, dict[str, float]]:
+    """The likelihood of superiority of every agent over every other from
+    the ratings: Phi of the difference of strengths over its posterior
+    standard deviation (agents that never met are compared through those
+    they both met)."""
+    from statistics import NormalDist
+
+    point, _, diff = _fit(games, anchor)
+    phi = NormalDist().cdf
+    return {
+        a: {b: phi((point[a] - point[b]) / math.sqrt(diff[(a, b)])) if a != b and diff[(a, b)] > 0 else 0.5
+            for b in point}
+        for a in point
+    }

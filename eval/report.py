@@ -1,6 +1,8 @@
 """What a results file says: per variant the ratings, the pair statistics
-of every pairing, each agent's play statistics, and one table of agents by
-variants. ``analyse`` builds it as plain data (``piramida report --json``);
+of every pairing, the likelihood of superiority of every agent over every
+other, each agent's play statistics, the best agent where the difference
+is significant, and one table of agents by variants; whether the
+tournament is complete. ``analyse`` builds it as plain data (``piramida report --json``);
 ``to_html`` renders it with the pictures embedded (``--html``), ``figures``
 writes the pictures as PNG files and ``to_markdown`` the tables as
 Markdown (``--figures``, ``--markdown``: what docs/evaluation.md shows).
@@ -17,8 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from piramida.eval.pairs import pair_score, pair_stats, pentanomial
-from piramida.eval.ratings import Game, rate
-from piramida.eval.store import Store
+from piramida.eval.ratings import Game, los_matrix, rate
+from piramida.eval.store import StoreError, open_read
+
+#: A difference is significant when the likelihood of superiority is at
+#: least this (the one-sided tail of a two-sided 95% test).
+SIGNIFICANT_LOS = 0.975
 
 _STATS = ("balls", "visits", "fouls", "breaks", "breaks_legal", "pot_attempts", "pots_made", "safeties")
 
@@ -74,18 +80,43 @@ def agent_stats(games: Sequence[dict[str, Any]], agent: int) -> dict[str, Any]:
     }
 
 
+def expected_games(config: dict[str, Any]) -> int:
+    """How many games a tournament's configuration implies."""
+    n = len(config["agents"])
+    pairings = n - 1 if config.get("format") == "gauntlet" else n * (n - 1) // 2
+    return pairings * len(config["variants"]) * int(config["pairs"]) * 2
+
+
+def best_of(ratings: dict[str, Any], los: dict[str, dict[str, float | None]]) -> dict[str, Any]:
+    """The best agent of a variant, claimed only where significant: the
+    agent of the highest Elo and every agent it does not beat with a
+    likelihood of superiority of ``SIGNIFICANT_LOS`` (from their pairs, or
+    from the ratings where they never met). One leader: ``significant``;
+    several: co-leaders, the top and those it is not significantly ahead
+    of (pair results need not be transitive: an agent rated between two
+    co-leaders may be significantly behind the top)."""
+    if not ratings:
+        return {"leaders": [], "significant": False, "text": "no games"}
+    order = sorted(ratings, key=lambda n: -ratings[n]["elo"])
+    top = order[0]
+    leaders = [top] + [n for n in order[1:] if (los[top].get(n) or 0.0) < SIGNIFICANT_LOS]
+    if len(leaders) == 1:
+        text = f"{top} (significantly ahead of every other agent)"
+    else:
+        text = (f"no significant difference between {top} and {', '.join(leaders[1:])} "
+                f"({top} has the highest Elo)")
+    return {"leaders": leaders, "significant": len(leaders) == 1, "text": text}
+
+
 def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dict[str, Any]:
-    """The report of one tournament in ``db`` (the latest by default)."""
-    with Store(db) as store:
+    """The report of one tournament in ``db`` (the latest by default); the
+    file is opened read-only."""
+    with open_read(db) as store:
         ts = store.tournaments()
         if not ts:
-            from piramida.eval.store import StoreError
-
             raise StoreError(f"{db}: no tournament stored yet")
         t = next((x for x in ts if x["id"] == tournament), None) if tournament is not None else ts[-1]
         if t is None:
-            from piramida.eval.store import StoreError
-
             raise StoreError(f"{db}: no tournament {tournament} (stored: {', '.join(str(x['id']) for x in ts)})")
         names = store.agents(t["id"])
         games = store.games(t["id"])
@@ -100,34 +131,52 @@ def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dic
         ]
         ratings, edge = rate(rgames, anchor=anchor, bootstrap=bootstrap) if rgames else ({}, 0.0)
         ids = sorted(names)
-        pairs = {
-            f"{names[a]} vs {names[b]}": pairing_stats(vg, a, b)
-            for i, a in enumerate(ids) for b in ids[i + 1:]
-            if any({g["agent_a"], g["agent_b"]} == {a, b} for g in vg)
-        }
-        matrix = {
-            names[a]: {names[b]: (pairing_stats(vg, a, b)["score"] if a != b and any(
-                {g["agent_a"], g["agent_b"]} == {a, b} for g in vg) else None) for b in ids}
+        met = {frozenset((g["agent_a"], g["agent_b"])) for g in vg}
+        stats = {(a, b): pairing_stats(vg, a, b) for a in ids for b in ids if a != b and frozenset((a, b)) in met}
+        pairs = {f"{names[a]} vs {names[b]}": stats[(a, b)] for i, a in enumerate(ids) for b in ids[i + 1:]
+                 if (a, b) in stats}
+        matrix = {names[a]: {names[b]: stats[(a, b)]["score"] if (a, b) in stats else None for b in ids} for a in ids}
+        # The likelihood of superiority: from the pairs two agents played
+        # (the pair is the unit), from the ratings where they never met.
+        by_rating = los_matrix(rgames, anchor) if rgames else {}
+        los: dict[str, dict[str, float | None]] = {
+            names[a]: {
+                names[b]: None if a == b else stats[(a, b)]["los"] if (a, b) in stats
+                else by_rating.get(names[a], {}).get(names[b])
+                for b in ids
+            }
             for a in ids
         }
+        rated = {n: {"elo": r.elo, "ci95": list(r.ci95), "games": r.games} for n, r in ratings.items()}
         variants[v] = {
             "games": len(vg),
-            "ratings": {n: {"elo": r.elo, "ci95": list(r.ci95), "games": r.games} for n, r in ratings.items()},
+            "ratings": rated,
             "breaker_edge_elo": edge,
             "pairs": pairs,
             "score_matrix": matrix,
+            "los_matrix": los,
+            "best": best_of(rated, los),
             "agents": {names[a]: agent_stats(vg, a) for a in ids},
         }
-    best = {
-        v: max(d["ratings"], key=lambda n: d["ratings"][n]["elo"]) if d["ratings"] else None
-        for v, d in variants.items()
-    }
+    expected = expected_games(t["config"])
     return {
         "tournament": {k: t[k] for k in ("id", "config", "command", "version", "created")},
         "games": len(games),
+        "expected_games": expected,
+        "complete": len(games) >= expected,
         "variants": variants,
-        "best": best,
+        "best": {v: d["best"] for v, d in variants.items()},
     }
+
+
+def _status(rep: dict[str, Any]) -> str:
+    """One line on whether the tournament is complete."""
+    if rep["complete"]:
+        return f"complete: {rep['games']} of {rep['expected_games']} games"
+    sequential = " sprt " in f" {rep['tournament']['command']} "
+    why = ("a sequential test stops when it decides" if sequential
+           else "unfinished: the same command resumes it")
+    return f"{rep['games']} of {rep['expected_games']} games stored ({why})"
 
 
 def _png_bytes(fig: Any) -> bytes:
@@ -233,7 +282,7 @@ def to_html(rep: dict[str, Any]) -> str:
         "td:first-child,th:first-child{text-align:left}</style></head><body>",
         f"<h1>Tournament {t['id']}</h1><p>{rep['games']} games; agents {e(', '.join(t['config']['agents']))}; "
         f"noise {e(str(t['config']['noise']))}; seed {t['config']['seed']}; code {e(t['version'])}</p>"
-        f"<p><code>{e(t['command'])}</code></p>",
+        f"<p><code>{e(t['command'])}</code></p><p>{e(_status(rep))}</p>",
     ]
     variants = rep["variants"]
     names = sorted({n for d in variants.values() for n in d["agents"]})
@@ -247,8 +296,14 @@ def to_html(rep: dict[str, Any]) -> str:
             parts.append(f"<td>{_fmt(r['elo'], '+.0f') if r else '-'}</td>")
         parts.append("</tr>")
     parts.append("</table>")
+    parts.append("<h2>Best per variant</h2><ul>")
+    parts += [f"<li>{e(v)}: {e(d['best']['text'])}</li>" for v, d in variants.items()]
+    parts.append("</ul>")
+    if any(d["ratings"] for d in variants.values()):
+        parts.append(f"<img alt='ratings' src='data:image/png;base64,{base64.b64encode(ratings_png(rep)).decode()}'>")
     for v, d in variants.items():
-        parts.append(f"<h2>{e(v)}</h2><p>{d['games']} games; breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo</p>")
+        parts.append(f"<h2>{e(v)}</h2><p>{d['games']} games; breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo; "
+                     f"best: {e(d['best']['text'])}</p>")
         parts.append("<table><tr><th>agent</th><th>Elo</th><th>95% interval</th><th>games</th></tr>")
         for n, r in sorted(d["ratings"].items(), key=lambda kv: -kv[1]["elo"]):
             parts.append(f"<tr><td>{e(n)}</td><td>{_fmt(r['elo'], '+.0f')}</td>"
@@ -262,6 +317,12 @@ def to_html(rep: dict[str, Any]) -> str:
                          f"<td>{_fmt(p['score'], '.3f')}</td><td>[{_fmt(p['score_ci95'][0], '.3f')}, "
                          f"{_fmt(p['score_ci95'][1], '.3f')}]</td><td>{_fmt(p['elo'], '+.0f')}</td>"
                          f"<td>{_fmt(p['nelo'], '+.0f')}</td><td>{_fmt(p['los'], '.3f')}</td></tr>")
+        parts.append("</table>")
+        los = d["los_matrix"]
+        parts.append("<table><tr><th>LOS: row stronger than column</th>"
+                     + "".join(f"<th>{e(b)}</th>" for b in los) + "</tr>")
+        for a, row in los.items():
+            parts.append(f"<tr><td>{e(a)}</td>" + "".join(f"<td>{_fmt(x, '.3f')}</td>" for x in row.values()) + "</tr>")
         parts.append("</table>")
         cols = ("win_rate", "pot_rate", "balls_per_visit", "fouls_per_frame", "safeties_per_frame",
                 "break_legal", "won_breaking", "won_in_one_visit", "mean_shots")
@@ -279,7 +340,7 @@ def to_markdown(rep: dict[str, Any]) -> str:
     t = rep["tournament"]
     variants = rep["variants"]
     out = [
-        f"Tournament {t['id']}: {rep['games']} games; noise {t['config']['noise']}, seed {t['config']['seed']}, "
+        f"Tournament {t['id']}: {_status(rep)}; noise {t['config']['noise']}, seed {t['config']['seed']}, "
         f"code {t['version']}.",
         "",
         "| agent | " + " | ".join(variants) + " |",
@@ -295,13 +356,19 @@ def to_markdown(rep: dict[str, Any]) -> str:
                          if r else "-")
         out.append(f"| `{n}` | " + " | ".join(cells) + " |")
     for v, d in variants.items():
-        out += ["", f"**{v}**: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo.", "",
+        out += ["", f"**{v}**: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo; "
+                f"best: {d['best']['text']}.", "",
                 "| pairing | pairs | pentanomial [0, 0.5, 1, 1.5, 2] | score | 95% | Elo | nElo | LOS |",
                 "|---|---|---|---|---|---|---|---|"]
         for name, p in d["pairs"].items():
             out.append(f"| {name} | {p['pairs']} | {p['pentanomial']} | {_fmt(p['score'], '.3f')} | "
                        f"[{_fmt(p['score_ci95'][0], '.3f')}, {_fmt(p['score_ci95'][1], '.3f')}] | "
                        f"{_fmt(p['elo'], '+.0f')} | {_fmt(p['nelo'], '+.0f')} | {_fmt(p['los'], '.3f')} |")
+        los = d["los_matrix"]
+        out += ["", "| LOS (row stronger than column) | " + " | ".join(f"`{b}`" for b in los) + " |",
+                "|---|" + "---|" * len(los)]
+        for a, row in los.items():
+            out.append(f"| `{a}` | " + " | ".join(_fmt(x, ".3f") for x in row.values()) + " |")
         cols = ("win_rate", "pot_rate", "balls_per_visit", "fouls_per_frame", "safeties_per_frame", "break_legal",
                 "won_breaking", "won_in_one_visit", "mean_shots")
         out += ["", "| agent | " + " | ".join(c.replace("_", " ") for c in cols) + " |",
@@ -311,9 +378,21 @@ def to_markdown(rep: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def los_table(los: dict[str, dict[str, float | None]]) -> list[str]:
+    """The LOS matrix as text rows: row agent ``i`` stronger than column
+    agent ``j``, in %, the columns numbered as the rows."""
+    names = list(los)
+    width = max(len(n) for n in names)
+    lines = [" " * (width + 4) + " ".join(f"{j + 1:>5}" for j in range(len(names)))]
+    for i, a in enumerate(names):
+        cells = " ".join("    -" if (x := los[a][b]) is None else f"{100 * x:5.1f}" for b in names)
+        lines.append(f"{i + 1:>2} {a:<{width}} {cells}")
+    return lines
+
+
 def summary(rep: dict[str, Any]) -> str:
     """The report as text for the terminal."""
-    lines = [f"tournament {rep['tournament']['id']}: {rep['games']} games"]
+    lines = [f"tournament {rep['tournament']['id']}: {_status(rep)}"]
     for v, d in rep["variants"].items():
         lines.append(f"{v}: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo")
         for n, r in sorted(d["ratings"].items(), key=lambda kv: -kv[1]["elo"]):
@@ -323,4 +402,8 @@ def summary(rep: dict[str, Any]) -> str:
                 f"  win {_fmt(st['win_rate'])}  pot {_fmt(st['pot_rate'])}  balls/visit {_fmt(st['balls_per_visit'])}"
                 f"  fouls/frame {_fmt(st['fouls_per_frame'])}"
             )
+        lines.append(f"  best: {d['best']['text']}")
+        if len(d["los_matrix"]) > 1:
+            lines.append("  LOS, % (row agent stronger than column agent):")
+            lines += ["    " + row for row in los_table(d["los_matrix"])]
     return "\n".join(lines)

@@ -13,12 +13,18 @@ game twice.
   the one writer.
 - ``meta.schema`` holds the schema version; a file of another version is
   refused with one line.
+- A file opened to be read (``open_read``: ``piramida report``, ``replay``,
+  the web page) is opened read-only (SQLite's ``mode=ro``; with
+  ``immutable=1`` where the file or its folder cannot be written, as on a
+  read-only mount): no table is added, the journal mode is left as it is,
+  and a file that is not a results file is refused unchanged.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -106,10 +112,14 @@ def _now() -> str:
 class Store:
     """One results file. Use as a context manager or call ``close``."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
         if self.path.exists() and not self.path.is_file():
             raise StoreError(f"{self.path} is not a file")
+        if readonly:
+            self._open_read()
+            return
         if not self.path.parent.is_dir():
             raise StoreError(f"cannot create {self.path}: folder {str(self.path.parent)!r} does not exist")
         try:
@@ -127,6 +137,30 @@ class Store:
                 )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a piramida results file ({exc})") from None
+
+    def _open_read(self) -> None:
+        path = self.path.resolve()
+        uri = path.as_uri() + "?mode=ro"
+        if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)) or _wal_idle(path):
+            # A file that cannot be written (no lock or journal files can
+            # be made there, as on a read-only mount), or a WAL file no
+            # program has open (``_wal_idle``): read as immutable.
+            uri += "&immutable=1"
+        try:
+            self.db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+            self.db.row_factory = sqlite3.Row
+            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = sorted({"meta", "tournaments", "agents", "games"} - tables)
+            if missing:
+                self.db.close()
+                raise StoreError(f"{self.path}: not a piramida results file (no table {', '.join(missing)})")
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a piramida results file ({exc})") from None
+        if row is None or row["value"] != str(SCHEMA_VERSION):
+            self.db.close()
+            got = "no schema version" if row is None else f"results schema {row['value']}"
+            raise StoreError(f"{self.path}: {got}, this piramida reads {SCHEMA_VERSION}")
 
     def close(self) -> None:
         self.db.close()
@@ -244,3 +278,35 @@ class Store:
         if row is None:
             raise GameNotFoundError(f"{self.path}: no game {game_id}")
         return dict(row) | {"stats": json.loads(row["stats"])}
+
+
+def _wal_idle(path: Path) -> bool:
+    """Whether ``path`` is a WAL-mode file (bytes 18-19 of the header are
+    2) without its ``-wal`` file beside it: SQLite keeps that file while any
+    connection has the database open and removes it when the last one
+    closes, so no program is writing it. Read-only, SQLite would make the
+    ``-wal`` and ``-shm`` files and leave them; read as immutable it makes
+    none. (A rollback-journal file is read under a shared lock, which
+    makes no file.)"""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return head[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists()
+
+
+def open_read(db: str | Path) -> Store:
+    """An existing results file, opened read-only (see the module
+    docstring): a missing file is a ``MissingResultsError``, anything but
+    a SQLite file of ours a one-line ``StoreError``."""
+    if not Path(db).is_file():
+        raise MissingResultsError(f"{db}: no such results file")
+    try:
+        with open(db, "rb") as f:
+            head = f.read(16)
+    except OSError as exc:
+        raise StoreError(f"{db}: cannot read it ({exc.strerror or exc})") from None
+    if head != b"SQLite format 3\x00":
+        raise StoreError(f"{db}: not a piramida results file (file is not a database)")
+    return Store(db, readonly=True)

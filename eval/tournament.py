@@ -16,8 +16,10 @@ Running it stores each finished game at once, in its own transaction; a
 rerun of the same configuration skips the games already stored, so a run
 killed at any moment loses at most the games in flight. With one worker and
 no Ray address the games run in this process; otherwise they run as Ray
-tasks on actors that build their agents once, and only this process writes
-to the file.
+tasks on actors that build their agents once (a private local instance for
+``workers``, a cluster for ``address``: eval/cluster.py), and only this
+process writes to the file. A game whose actor dies is played again on a
+new one.
 
 A game's record keeps what replays it exactly: the seeds and the actions
 actually played (the noise streams are keyed by seed, pair, seat and
@@ -40,7 +42,7 @@ from piramida.env.inputs import brief
 from piramida.env.position import VARIANTS
 from piramida.env.shot import Shot
 from piramida.eval.match import play_frame
-from piramida.eval.store import MissingResultsError, Store, StoreError
+from piramida.eval.store import Store, open_read
 from piramida.eval.version import code_version
 
 FORMATS = ("roundrobin", "gauntlet")
@@ -257,19 +259,8 @@ def replay(
 
 
 def open_results(db: str | Path) -> Store:
-    """An existing results file, opened to be read: ``Store`` would create a
-    missing one, and SQLite takes a file of a few bytes for an empty
-    database that ``Store`` would then write its tables into."""
-    if not Path(db).is_file():
-        raise MissingResultsError(f"{db}: no such results file")
-    try:
-        with open(db, "rb") as f:
-            head = f.read(16)
-    except OSError as exc:
-        raise StoreError(f"{db}: cannot read it ({exc.strerror or exc})") from None
-    if head != b"SQLite format 3\x00":
-        raise StoreError(f"{db}: not a piramida results file (file is not a database)")
-    return Store(db)
+    """An existing results file, opened read-only (``store.open_read``)."""
+    return open_read(db)
 
 
 @dataclass(frozen=True)
@@ -345,6 +336,8 @@ class Progress:
     started: float = field(default_factory=time.perf_counter)
     points: dict[str, float] = field(default_factory=dict)
     games: dict[str, int] = field(default_factory=dict)
+    #: Ray workers that died in this run (their games were played again).
+    workers_lost: int = 0
 
     def add(self, cfg: TournamentConfig, rec: GameRecord) -> None:
         self.done += 1
@@ -392,11 +385,21 @@ def _record_row(ids: Sequence[int], cfg: TournamentConfig, rec: GameRecord) -> d
     }
 
 
+def _has_work(cfg: TournamentConfig, db: str | Path) -> bool:
+    """Whether ``db`` lacks a game of ``cfg`` (read-only: nothing is
+    written before Ray is known to start)."""
+    if not Path(db).exists():
+        return True
+    with open_read(db) as store:
+        tid = store.tournament_id(cfg.to_dict())
+        return tid is None or len(store.done(tid)) < len(cfg.schedule())
+
+
 def run_tournament(
     cfg: TournamentConfig,
     db: str | Path,
     *,
-    workers: int = 1,
+    workers: int | None = 1,
     address: str | None = None,
     command: str = "",
     on_game: Callable[[Progress], None] | None = None,
@@ -404,74 +407,119 @@ def run_tournament(
 ) -> tuple[int, Progress]:
     """Play the games of ``cfg`` not yet in ``db``; returns the
     tournament's id and the progress. ``limit`` stops after that many new
-    games (tests, a run in parts)."""
-    if workers < 1:
+    games (tests, a run in parts).
+
+    One worker and no address: the games run in this process. More
+    workers: on a private local Ray instance of that many CPUs. An
+    ``address``: on the Ray cluster there, on all its CPUs or at most
+    ``workers`` (eval/cluster.py). Ray is started, and an address checked,
+    before anything is written to ``db``, so a cluster that cannot be
+    reached leaves no tournament behind."""
+    from contextlib import ExitStack
+
+    from piramida.eval.cluster import check_reachable, ray_workers
+
+    if workers is not None and workers < 1:
         raise TournamentError(f"workers must be at least 1, got {workers}")
-    with Store(db) as store:
-        tid = store.tournament(cfg.to_dict(), command, code_version())
-        ids = [store.agent(tid, spec, code_version()) for spec in cfg.agents]
-        done = store.done(tid)
-        todo = [
-            k for k in cfg.schedule()
-            if (k.variant, ids[k.a], ids[k.b], k.pair, k.swap) not in done
-        ]
-        if limit is not None:
-            todo = todo[:limit]
-        prog = Progress(len(cfg.schedule()), len(done))
+    use_ray = address is not None or (workers or 1) > 1
+    if address is not None:
+        check_reachable(address)
+    with ExitStack() as stack:
+        n = 1
+        if use_ray and _has_work(cfg, db):
+            n = stack.enter_context(ray_workers(workers, address))
+        with Store(db) as store:
+            tid = store.tournament(cfg.to_dict(), command, code_version())
+            ids = [store.agent(tid, spec, code_version()) for spec in cfg.agents]
+            done = store.done(tid)
+            todo = [
+                k for k in cfg.schedule()
+                if (k.variant, ids[k.a], ids[k.b], k.pair, k.swap) not in done
+            ]
+            if limit is not None:
+                todo = todo[:limit]
+            prog = Progress(len(cfg.schedule()), len(done))
 
-        def finish(rec: GameRecord) -> None:
-            store.add_game(tid, _record_row(ids, cfg, rec))
-            prog.add(cfg, rec)
-            if on_game is not None:
-                on_game(prog)
+            def finish(rec: GameRecord) -> None:
+                store.add_game(tid, _record_row(ids, cfg, rec))
+                prog.add(cfg, rec)
+                if on_game is not None:
+                    on_game(prog)
 
-        if workers == 1 and address is None:
-            pool = AgentPool(cfg.agents, planner_defaults(cfg))
-            for key in todo:
-                finish(play_game(cfg, key, pool, "local"))
-        elif todo:
-            _run_on_ray(cfg, todo, workers, address, finish)
-        return tid, prog
+            if not use_ray:
+                pool = AgentPool(cfg.agents, planner_defaults(cfg))
+                for key in todo:
+                    finish(play_game(cfg, key, pool, "local"))
+            elif todo:
+                _run_on_ray(cfg, todo, n, finish, prog)
+    return tid, prog
+
+
+#: Workers that may die in one run before it stops (their games are played
+#: again on new workers each time).
+MAX_LOST_WORKERS = 20
+#: Seconds to wait for a new worker when no game is running.
+WORKER_START_S = 300.0
 
 
 def _run_on_ray(
     cfg: TournamentConfig,
     todo: Sequence[GameKey],
-    workers: int,
-    address: str | None,
+    n: int,
     finish: Callable[[GameRecord], None],
+    prog: Progress,
 ) -> None:
-    import logging
+    """Play ``todo`` on ``n`` Ray actors. A game whose actor dies (its
+    process killed, its node lost) goes back to the front of the queue and
+    a new actor takes the dead one's place; a game that raises is an error
+    of the game and ends the run. Only this process writes the results, so
+    a game is stored once whatever happened to the actor that played it."""
+    from collections import deque
 
     import ray
+    from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError
 
-    started_here = not ray.is_initialized()
-    if started_here:
-        if address is None:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                     logging_level=logging.WARNING, configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING,
-                     configure_logging=False)
-    try:
-        actor_cls = ray.remote(num_cpus=1)(_Worker)
-        n = workers if address is None else max(1, int(ray.cluster_resources().get("CPU", workers)))
-        actors = [actor_cls.remote(cfg) for _ in range(n)]  # type: ignore[attr-defined]
-        queue = list(todo)
-        running: dict[Any, Any] = {}
-        for actor in actors:
-            if queue:
-                running[actor.play.remote(queue.pop(0))] = actor
-        while running:
-            ready, _ = ray.wait(list(running), num_returns=1)
-            ref = ready[0]
-            actor = running.pop(ref)
-            finish(ray.get(ref))
-            if queue:
-                running[actor.play.remote(queue.pop(0))] = actor
-    finally:
-        if started_here:
-            ray.shutdown()
+    actor_cls = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
+    queue = deque(todo)
+    # A reference in flight -> its actor and its game (None: the actor's
+    # readiness, for an actor that replaced a dead one).
+    running: dict[Any, tuple[Any, GameKey | None]] = {}
+
+    def give(actor: Any) -> None:
+        if queue:
+            key = queue.popleft()
+            running[actor.play.remote(key)] = (actor, key)
+
+    for _ in range(n):
+        give(actor_cls.remote(cfg))  # type: ignore[attr-defined]
+    while queue or any(key is not None for _, key in running.values()):
+        playing = any(key is not None for _, key in running.values())
+        ready, _ = ray.wait(list(running), num_returns=1, timeout=None if playing else WORKER_START_S)
+        if not ready:
+            raise TournamentError(
+                f"no Ray worker started in {WORKER_START_S:.0f} s to play the {len(queue)} games left; "
+                "the games played are stored: the same command resumes"
+            )
+        actor, key = running.pop(ready[0])
+        try:
+            rec = ray.get(ready[0])
+        except (RayActorError, WorkerCrashedError, NodeDiedError):
+            prog.workers_lost += 1
+            if prog.workers_lost > MAX_LOST_WORKERS:
+                raise TournamentError(
+                    f"{prog.workers_lost} Ray workers died; the games played are stored: the same command resumes"
+                ) from None
+            if key is not None:
+                queue.appendleft(key)
+            ray.kill(actor, no_restart=True)
+            fresh = actor_cls.remote(cfg)  # type: ignore[attr-defined]
+            running[fresh.ready.remote()] = (fresh, None)
+            continue
+        if key is not None:
+            finish(rec)
+        give(actor)
+    for actor, _ in running.values():  # new workers no game was left for
+        ray.kill(actor, no_restart=True)
 
 
 class _Worker:
@@ -483,6 +531,9 @@ class _Worker:
         self.cfg = cfg
         self.pool = AgentPool(cfg.agents, planner_defaults(cfg))
         self.node = ray.get_runtime_context().get_node_id()
+
+    def ready(self) -> bool:
+        return True
 
     def play(self, key: GameKey) -> GameRecord:
         return play_game(self.cfg, key, self.pool, self.node)

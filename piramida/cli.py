@@ -135,6 +135,22 @@ app = typer.Typer(
 register_all(app)
 
 
+def _one_line_summaries(app: typer.Typer) -> None:
+    """The command list shows each command's first paragraph as one line:
+    a docstring's own line breaks would otherwise split it mid-sentence."""
+    for info in app.registered_commands:
+        if info.short_help is None and info.callback is not None:
+            doc = (info.help or info.callback.__doc__ or "").strip()
+            first = doc.split("\n\n", 1)[0]
+            info.short_help = " ".join(first.split()) or None
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            _one_line_summaries(group.typer_instance)
+
+
+_one_line_summaries(app)
+
+
 def main() -> None:
     app()
 

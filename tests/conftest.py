@@ -1,5 +1,5 @@
 """Shared test setup: Hypothesis without deadlines (numba compiles and a
-busy 2-core machine make first calls slow; speed is measured by benchmarks,
+busy machine with few cores make first calls slow; speed is measured by benchmarks,
 not tests) and with a fixed draw unless asked (below), and the default
 table."""
 

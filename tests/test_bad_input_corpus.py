@@ -1,4 +1,4 @@
-"""Issue 12: zero tracebacks and zero multi-line errors on bad input.
+"""Zero tracebacks and zero multi-line errors on bad input.
 
 Every line of ``tests/cli/bad_inputs.txt`` is a malformed command line. Each
 runs in-process (typer's CliRunner) and must end with exit status 2, nothing

@@ -1,4 +1,4 @@
-"""Issue 12, generated: garbage into every input parser.
+"""Generated garbage into every input parser.
 
 The contract for each parser: it either raises a ``PiramidaError`` whose
 message is one non-empty line, or it accepts the input and the result is

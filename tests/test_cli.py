@@ -217,8 +217,8 @@ def test_the_demo_frame_is_the_first_game_of_the_demo_match(
 
 
 def test_bench_is_a_command_of_a_source_checkout_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    # In this checkout bench/ is there, so the command is; a package
-    # installed from a wheel has no bench/ and no bench command.
+    # In this checkout bench/ is there, so the benchmarks are commands; a
+    # package installed from a wheel has no bench/, and says so in one line.
     import typer
 
     from piramida.cli import OneLineErrors
@@ -229,8 +229,24 @@ def test_bench_is_a_command_of_a_source_checkout_only(monkeypatch: pytest.Monkey
     monkeypatch.setattr(bench, "_repo_root", lambda: None)
     installed = typer.Typer(cls=OneLineErrors, add_completion=False)
     bench.register(installed)
-    assert installed.registered_groups == [] and installed.registered_commands == []
+    assert installed.registered_groups == []
     for name in ("version", "show"):
         installed.command(name)(lambda: None)
     res = runner.invoke(installed, ["bench", "physics", "--help"])
-    assert res.exit_code == 2 and "No such command 'bench'" in res.stderr
+    assert res.exit_code == 2 and "benchmarks need a source checkout" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_agents_lists_every_agent_and_key() -> None:
+    from typer.testing import CliRunner
+
+    from piramida.agents.specs import KEYS
+    from piramida.cli import app
+
+    res = CliRunner().invoke(app, ["agents"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    for name, keys in KEYS.items():
+        assert any(line.split()[0] == name for line in lines if line and not line.startswith(" ")), name
+        for k in keys:
+            assert any(line.split()[0] == k for line in lines if line.startswith("  ")), (name, k)

@@ -91,8 +91,8 @@ SHOT, CHOICE = 0, 1
 #: The opponent of the labelled planner.
 OPPONENT = "greedy"
 #: The search (``policy_obs.SEARCHES``) whose candidates are labelled: the
-#: shipped imitation policies were made on the wide one, the planner's
-#: until session 22, whose data shards hold its options.
+#: shipped imitation policies were made on the wide one, whose data
+#: shards hold its options.
 SEARCH = "wide"
 
 
@@ -117,9 +117,9 @@ class Label:
 def labeller(noise: str, sims: int, seed: int = 0) -> Any:
     """The planner that labels decisions: a simulation count, no wall time,
     so that labels do not depend on the machine's speed."""
-    from piramida.agents.planner import PlannerAgent
+    from piramida.agents.planner import Allowance, PlannerAgent
 
-    return PlannerAgent(budget_s=None, n_sims=int(sims), noise=noise, seed=int(seed))
+    return PlannerAgent(budget=Allowance(budget_s=None, n_sims=int(sims)), noise=noise, seed=int(seed))
 
 
 def expert(view: GameView, planner: Any, noise: str) -> Label | None:

@@ -5,7 +5,7 @@ A ``TorchRLModule`` with ``ValueFunctionAPI`` for PPO around
 candidate tokens, one logit per candidate, the value from the pooled
 context. The mask is applied to the logits here, inside the module, in
 every forward pass (RLlib's masking example can still pick masked actions
-on the new stack, ray issue 52290; docs/references.md). ``model_config``
+on the new stack, ray-project/ray#52290; docs/references.md). ``model_config``
 is ``policy_net.net_config``'s dict, so ``piramida export`` copies the
 weights of ``module.net`` into a policy file that ``agents.policy`` runs
 without Ray.

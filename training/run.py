@@ -5,7 +5,13 @@ The run folder holds ``config.toml`` (the config it was started with),
 ``metrics.csv`` (one row an iteration), ``league.json`` (the frozen copies
 of main), ``checkpoints/iter_NNNNN`` (RLlib checkpoints) and ``latest``
 (the newest checkpoint's name, written after it is complete, so a run
-killed while saving resumes from the one before).
+killed while saving resumes from the one before). Each checkpoint keeps
+the league it was saved with (``league.json`` inside it).
+
+A damaged checkpoint (a file cut short or overwritten: ``damaged_file``
+reads every pickle, JSON and torch file of it back) is named in one line;
+``--resume`` then goes on from the newest checkpoint that is whole,
+dropping the metrics rows after it, and export refuses it.
 
 The league. Module ``main`` is trained; ``player_0`` is always main and
 ``player_1`` is main or one of the frozen copies ``frozen_1`` ...
@@ -14,7 +20,7 @@ random) for that frame. After an iteration in which main's win rate
 against everything but itself (``win_vs_pool``, from the training
 episodes) reaches the threshold, main's weights are copied into a frozen
 module: added with ``add_module`` (and copied onto the env runners by
-hand, ray issue 61960) or, once ``max_frozen`` exist, over the oldest.
+hand, ray-project/ray#61960) or, once ``max_frozen`` exist, over the oldest.
 On resume the frozen modules are part of the config from the start, so
 the checkpoint restores them.
 
@@ -34,7 +40,10 @@ import json
 import logging
 import math
 import os
+import pickle
+import sys
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -238,15 +247,100 @@ class Run:
         ck = self.checkpoints / p.read_text().strip()
         return ck if ck.is_dir() else None
 
+    def newest_first(self) -> list[Path]:
+        """The checkpoints, ``latest`` first, then the others by falling
+        iteration (those after ``latest`` were not finished)."""
+        latest = self.latest()
+        if latest is None:
+            return []
+        older = sorted((p for p in self.checkpoints.glob("iter_*")
+                        if p.is_dir() and p.name[5:].isdigit() and p.name < latest.name), reverse=True)
+        return [latest, *older]
+
+    def league_of(self, ck: Path) -> dict[str, Any]:
+        """The league checkpoint ``ck`` was saved with (the run's, for a
+        checkpoint that does not keep its own)."""
+        p = ck / "league.json"
+        return json.loads(p.read_text()) if p.is_file() else self.league()
+
     def save(self, algo: Any, league: dict[str, Any]) -> Path:
         name = f"iter_{algo.iteration:05d}"
         path = self.checkpoints / name
         algo.save_to_path(str(path))
+        (path / "league.json").write_text(json.dumps(league))
         (self.out / "league.json").write_text(json.dumps(league))
         tmp = self.out / "latest.tmp"
         tmp.write_text(name)
         os.replace(tmp, self.out / "latest")
         return path
+
+
+def damaged_file(ck: Path) -> tuple[Path, str] | None:
+    """The first file of checkpoint ``ck`` that cannot be read back, and
+    why; None when every one can. Pickles are loaded, JSON parsed and
+    torch files (zip archives) checked against their CRCs; an empty file
+    is damaged whatever its kind."""
+    files = sorted(p for p in ck.rglob("*") if p.is_file())
+    if not files:
+        return ck, "no files"
+    for f in files:
+        try:
+            if f.stat().st_size == 0:
+                return f, "empty"
+            if f.suffix == ".pkl":
+                with f.open("rb") as fh:
+                    pickle.load(fh)
+            elif f.suffix == ".json":
+                json.loads(f.read_text(encoding="utf-8"))
+            elif f.suffix == ".pt":
+                with zipfile.ZipFile(f) as z:
+                    bad = z.testzip()
+                if bad is not None:
+                    return f, f"member {bad} fails its CRC"
+        except Exception as exc:  # any way a file cut short fails to load
+            return f, (str(exc).strip().splitlines() or [type(exc).__name__])[0] or type(exc).__name__
+    return None
+
+
+def _damage_line(ck: Path, bad: tuple[Path, str]) -> str:
+    return f"checkpoint {ck.name} is damaged: {bad[0]} ({bad[1]})"
+
+
+def _keep_rows_until(metrics: Path, iteration: int) -> None:
+    """Drop the metrics rows after ``iteration`` (a resume that fell back
+    to an older checkpoint plays those iterations again)."""
+    if not metrics.is_file():
+        return
+    with metrics.open(newline="") as fh:
+        reader = csv.DictReader(fh)
+        fields = list(reader.fieldnames or [])
+        rows = [r for r in reader if r.get("iteration", "").isdigit() and int(r["iteration"]) <= iteration]
+    tmp = metrics.with_suffix(".tmp")
+    with tmp.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, metrics)
+
+
+def resume_point(run: Run, on_notice: Callable[[str], None] | None = None) -> Path:
+    """The checkpoint a resumed run starts from: the newest that is whole.
+    Each damaged one passed over is one line to ``on_notice`` (stderr by
+    default); none whole is a one-line ``TrainError`` naming the newest's
+    damaged file."""
+    say = on_notice or (lambda line: print(line, file=sys.stderr))
+    found = run.newest_first()
+    if not found:
+        raise TrainError(f"{run.out} has no checkpoint to resume from")
+    first: str | None = None
+    for ck in found:
+        bad = damaged_file(ck)
+        if bad is None:
+            return ck
+        line = _damage_line(ck, bad)
+        first = first or line
+        say(f"{line}; trying the one before")
+    raise TrainError(f"{first}; no earlier checkpoint of {run.out} is whole")
 
 
 def init_state(cfg: TrainConfig) -> dict[str, Any]:
@@ -304,7 +398,7 @@ def _snapshot(algo: Any, league: dict[str, Any], max_frozen: int) -> str:
         league["next"] += 1
     state = main.get_state()
     algo.set_state({"learner_group": {"learner": {"rl_module": {mid: state}}}})
-    # ray issue 61960: the env runners keep the new module's initial weights
+    # ray-project/ray#61960: the env runners keep the new module's initial weights
     # until the next sync, so copy main's onto them now.
     algo.env_runner_group.foreach_env_runner(
         lambda er: er.module[mid].set_state(er.module[MAIN].get_state()), local_env_runner=True
@@ -395,7 +489,9 @@ def _ray_init(address: str | None, cpus: int | None, temp_dir: str | None) -> bo
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise TrainError(f"cannot reach the Ray cluster at {address}: {str(exc).splitlines()[0]}") from None
     else:
-        kw: dict[str, Any] = {"include_dashboard": False, **quiet}
+        # "local": a private instance, never one that happens to run on
+        # the machine (piramida.eval.cluster).
+        kw: dict[str, Any] = {"address": "local", "include_dashboard": False, **quiet}
         if cpus:
             kw["num_cpus"] = cpus
         if temp_dir:
@@ -414,21 +510,35 @@ def train(
     cpus: int | None = None,
     temp_dir: str | None = None,
     on_iteration: Callable[[dict[str, Any], int], None] | None = None,
+    on_notice: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Train into run folder ``out`` (a new run from ``config``, or with
     ``resume`` the run there from its latest checkpoint) until
     ``iterations`` in all (default: the config's). Returns the rows of
-    this call; ``on_iteration(row, total)`` after each."""
+    this call; ``on_iteration(row, total)`` after each; ``on_notice(line)``
+    for each damaged checkpoint a resume passes over (``resume_point``)."""
     import ray
 
     run = Run(out)
     weights: dict[str, Any] | None = None
+    if address and not ray.is_initialized():
+        from piramida.eval.cluster import check_reachable
+
+        check_reachable(address)  # before the run folder is made
     if resume:
         cfg = run.config()
-        ck = run.latest()
-        if ck is None:
-            raise TrainError(f"{run.out} has no checkpoint to resume from")
-        league = run.league()
+        ck = resume_point(run, on_notice)
+        league = run.league_of(ck)
+        if ck != run.latest():
+            # Go on from ``ck``: the damaged ones after it are set aside
+            # (kept, renamed), ``latest`` names it, and the metrics rows
+            # of the iterations to be played again are dropped.
+            for later in run.newest_first():
+                if later == ck:
+                    break
+                later.rename(later.with_name(later.name + ".damaged"))
+            (run.out / "latest").write_text(ck.name)
+            _keep_rows_until(run.metrics, int(ck.name.split("_")[-1]))
     else:
         if config is None:
             raise TrainError("a new run needs a config")
@@ -494,6 +604,9 @@ def restore_main(run_dir: str | Path, checkpoint: str | Path | None = None) -> t
     ck = Path(checkpoint).resolve() if checkpoint is not None else run.latest()
     if ck is None:
         raise TrainError(f"{run.out} has no checkpoint to restore")
+    bad = damaged_file(ck) if ck.is_dir() else None
+    if bad is not None:
+        raise TrainError(_damage_line(ck, bad))
     path = ck / "learner_group" / "learner" / "rl_module" / MAIN
     if not path.is_dir():
         raise TrainError(f"{ck} holds no module {MAIN!r}")

@@ -1,4 +1,4 @@
-"""Self-play data for the value network (docs/value.md).
+"""Self-play data for the value network (docs/training.md, "The learned value").
 
 ``run_selfplay`` plays frames between two agents (``--agents A,B``; the
 same spec twice is self-play) through the match runner's frame driver and

@@ -1,4 +1,4 @@
-"""Training the value network on self-play shards (docs/value.md).
+"""Training the value network on self-play shards (docs/training.md, "The learned value").
 
 The target of a recorded decision is the frame's outcome for the shooter
 (1, 0, or 0.5 for a drawn or capped frame), mixed with the searching

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from piramida.agents.shots.context import Context, Trial
 from piramida.agents.shots.ghost import PotLine, cue_speed_for
 from piramida.agents.shots.probability import easiest_difficulty
-from piramida.agents.shots.probe import REFINE_ITERS, Probe, Reference, refined, secant_next
+from piramida.agents.shots.probe import REFINE_ITERS, Probe, Reference, Secant, refined, secant_next
 from piramida.env.physics import ShotResult
 from piramida.env.position import cue_ball_of
 from piramida.env.shot import Shot
@@ -68,17 +68,6 @@ def pockets_target(result: ShotResult, line: PotLine, called: bool) -> bool:
         if b == line.target:
             return p == line.pocket or not called
     return False
-
-
-class Secant(NamedTuple):
-    """``refine``'s secant for one line: the first step's ``slope`` (degrees
-    of object-ball direction per degree of cue), the tolerance ``tol``
-    (degrees) and the direction ``want`` (degrees) from the target to the
-    pocket's aim point."""
-
-    slope: float
-    tol: float
-    want: float
 
 
 def secant_for(ctx: Context, line: PotLine) -> Secant:

@@ -16,9 +16,10 @@
   too;
 - a plain shot at the nearest ball when nothing else is found.
 
-Which of them and how many is a ``Search``: ``PLANNER`` (the default:
-wide) or ``GREEDY`` (lazy: the easiest lines until two sure pots, a safety
-only when nothing pots). Every candidate is legal by the referee's
+Which of them and how many is a ``Search``: ``PLANNER`` (the default),
+``WIDE`` and ``LEAN`` (the planner's with other widths) or ``GREEDY``
+(lazy: the easiest lines until two sure pots, a safety only when nothing
+pots). Every candidate is legal by the referee's
 ``check_shot`` and unique by its stroke.
 
 The skill enters through the pot-probability model of the noise preset
@@ -70,18 +71,14 @@ from piramida.env.table import POCKETS
 XY = tuple[float, float]
 
 #: Lines refined into candidates, and of those the easiest given spin
-#: variants: 4, 4 and 2 since session 22, against the 16, 12 and 9 before
-#: (``WIDE``), for 0.59-0.65 of the search's time. At 1 s a decision
-#: against greedy that costs the planner 0.05 a pair in free pyramid and
-#: nothing measurable in combined and classic71 (docs/agents.md, "Session
-#: 21" and "Session 22").
+#: variants: 4, 4 and 2, where ``WIDE``'s 16, 12 and 9 take 1.5 to 1.7
+#: times as long a decision; at 1 s a decision the wide search is worth
+#: about 0.05 a pair against greedy in free pyramid and nothing measurable
+#: in combined and classic71 (docs/agents.md).
 MAX_LINES = 4
 SPIN_LINES = 2
 #: (b, speed factor, name): the variants of a centred pot re-refined for
-#: position. Measured (docs/agents.md): widening the search from 8 lines,
-#: 5 kept, 3 of them with 3 variants to 16, 12 and 9 with these 6 raised the
-#: free-pyramid win rate against greedy from 0.63 to 0.72 (160 games), when
-#: the planner's sample value was cruder than now.
+#: position.
 SPINS: tuple[tuple[float, float, str], ...] = (
     (0.35, 1.0, "follow"),
     (-0.35, 1.25, "draw"),
@@ -153,9 +150,9 @@ class Search:
 
 #: The planner's search (the default).
 PLANNER = Search()
-#: The planner's search until session 22: four times the lines, three times
-#: the pots kept, nine of them varied. The shipped policies were trained on
-#: its candidates and still name it.
+#: The planner's with four times the lines, three times the pots kept and
+#: nine of them varied. The shipped policies were trained on its candidates
+#: and name it.
 WIDE = Search(max_lines=16, keep_pots=12, spin_lines=9)
 #: Greedy's: the easiest 8 lines (16 while nothing likely pots), stopping at
 #: two sure pots; full and half-ball safeties at 2.5 and 4.5 m/s on the
@@ -182,7 +179,7 @@ GREEDY = Search(
 #: offering it runs about twice as many steps a CPU second
 #: (docs/training.md, "Environment speed"). Not the planner's: without
 #: banks a planner on it loses to one with them in every variant
-#: (docs/agents.md, "Session 21").
+#: (docs/agents.md).
 LEAN = replace(PLANNER, banks=0)
 
 #: The searches by the names a policy file, a training config or an agent

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from piramida.agents.base import GameView, NoLegalShotError, why_no_shot
 from piramida.agents.shots.ghost import PotLine
 from piramida.agents.shots.probability import PotModel
+from piramida.agents.shots.referee_cache import CachingReferee, caching
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import ShotResult, Simulator
 from piramida.env.position import Position, cue_ball_of
@@ -37,7 +38,8 @@ class Trial:
 
     A search judges dozens of strokes a decision that end the same way (the
     same ball first, the same balls into the same pockets). Where the
-    referee summarises a stroke's outcome (``outcome_key``) and a stroke
+    referee summarises a stroke's outcome (``CachingReferee.outcome_key``,
+    agents/shots/referee_cache.py) and a stroke
     with that summary was already judged legal in this decision, its
     legality and value are that ruling's (the referee's contract), and the
     stroke's own ruling is made only when it is read."""
@@ -59,7 +61,7 @@ class Trial:
         self.result = result
         self.value = value
         self.legal = bool(ruling.legal) if legal is None else legal
-        #: Its outcome key (``Referee.outcome_key``; None: none), as judged.
+        #: Its outcome key (``CachingReferee.outcome_key``; None: none), as judged.
         self.key = key
         self._ruling = ruling
         self._judge = judge
@@ -144,6 +146,9 @@ class Context:
         self.state = (
             view.state if view.state is not None else self.referee.initial_state(view.position)
         )
+        #: The referee's caching hooks (``referee_cache.CachingReferee``), or
+        #: None: then no stroke has an outcome key and each is judged in full.
+        self.cache: CachingReferee | None = caching(self.referee)
         self.me = view.player
         self.called = view.variant in CALLED
         self.budget = budget
@@ -151,11 +156,11 @@ class Context:
         self.best_p = 0.0
         #: Every stroke of the decision is played from ``pos``: packed once.
         self.simulate = Simulator(self.pos)
-        #: The ruling and value of each outcome key (``Referee.outcome_key``)
+        #: The ruling and value of each outcome key (``CachingReferee.outcome_key``)
         #: judged legal so far.
         self.outcomes: dict[tuple[Any, ...], tuple[Any, float]] = {}
         #: The ruling, value and balls of each shape of a pot
-        #: (``Referee.shape``) judged legal so far (with no note).
+        #: (``CachingReferee.shape``) judged legal so far (with no note).
         self.shapes: dict[tuple[Any, ...], tuple[Any, float, tuple[str, ...]]] = {}
         #: ``shot``'s checked strokes, one per ball, placement, call and spin.
         self.templates: dict[tuple[Any, ...], Shot] = {}
@@ -217,7 +222,7 @@ class Context:
         """The referee's trial of a simulated ``shot``, or None if it
         refuses it. A stroke whose outcome key was judged legal before in
         this decision takes that ruling's value, and its own ruling is made
-        from that one when read (``Trial``, ``Referee.rested``)."""
+        from that one when read (``Trial``, ``CachingReferee.rested``)."""
         key = self.outcome_key(shot, res)
         if key is not None and key in self.outcomes:
             return self.known(shot, res, key)
@@ -235,15 +240,15 @@ class Context:
     def _by_shape(self, key: tuple[Any, ...] | None, res: ShotResult) -> tuple[Any, Any]:
         """(The ruling and value of a stroke whose outcome key ``key`` is
         new, made from a legal pot of the same shape judged before
-        (``Referee.shape``, ``Referee.relabeled``), or None; the key's
-        shape, or None)."""
-        if key is None:
+        (``CachingReferee.shape``, ``CachingReferee.relabeled``), or None;
+        the key's shape, or None)."""
+        if key is None or self.cache is None:
             return None, None
-        shaped = self.referee.shape(self.pos, key)
+        shaped = self.cache.shape(self.pos, key)
         if shaped is None or shaped[0] not in self.shapes:
             return None, shaped
         like, value, labels = self.shapes[shaped[0]]
-        made = self.outcomes[key] = (self.referee.relabeled(like, labels, shaped[1], res.final), value)
+        made = self.outcomes[key] = (self.cache.relabeled(like, labels, shaped[1], res.final), value)
         return made, shaped
 
     def _remember(self, key: tuple[Any, ...] | None, shaped: Any, ruling: Any, value: float) -> None:
@@ -259,18 +264,21 @@ class Context:
         a key judged legal before in this decision: that ruling's legality
         and value, and its own ruling made from that one when read."""
         ruling, value = self.outcomes[key]
-        return Trial(shot, res, None, value, True, lambda: self.referee.rested(ruling, res.final), key, ruling)
+        cache = self.cache
+        assert cache is not None  # a key is only made with one
+        return Trial(shot, res, None, value, True, lambda: cache.rested(ruling, res.final), key, ruling)
 
     def ruled(self, shot: Shot, res: ShotResult) -> Any:
         """The referee's ruling on a simulated ``shot`` (``PiramidaError``
         if it refuses it), made from a legal one of the same outcome key
-        where this decision has one (``Referee.rested``), or of the same
-        shape (``Referee.relabeled``): what a planner's noisy samples of
-        one stroke need, most of which end alike."""
+        where this decision has one (``CachingReferee.rested``), or of the
+        same shape (``CachingReferee.relabeled``): what a planner's noisy
+        samples of one stroke need, most of which end alike."""
         key = self.outcome_key(shot, res)
         known = self.outcomes.get(key) if key is not None else None
         if known is not None:
-            return self.referee.rested(known[0], res.final)
+            assert self.cache is not None  # a key is only made with one
+            return self.cache.rested(known[0], res.final)
         made, shaped = self._by_shape(key, res)
         if made is not None:
             return made[0]
@@ -279,7 +287,10 @@ class Context:
         return ruling
 
     def outcome_key(self, shot: Shot, res: ShotResult) -> tuple[Any, ...] | None:
-        """The referee's outcome key of a simulated ``shot`` (or None)."""
+        """The referee's outcome key of a simulated ``shot`` (or None, as
+        for every stroke where the referee is not a ``CachingReferee``)."""
+        if self.cache is None:
+            return None
         contact = res.first_contact(shot.ball)
         ball = shot.ball
 
@@ -295,7 +306,7 @@ class Context:
             res.records,
             cue_end,
         )
-        return self.referee.outcome_key(self.pos, shot, outcome)
+        return self.cache.outcome_key(self.pos, shot, outcome)
 
     def ruling(self, shot: Shot, res: ShotResult) -> Any:
         """The referee's ruling on a simulated ``shot`` (``PiramidaError``

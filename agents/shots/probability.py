@@ -12,9 +12,9 @@ and the plain Python loop of ``ghost.pot_lines`` over 12 balls costs more
 than the shot's simulation.
 
 One model turns these into probabilities for a skill: ``PotModel``, one
-per noise preset (configs/noise), fitted by ``python -m
-bench.leave_calibration --noise NAME --write`` from greedy's play under
-that preset and stored in ``configs/agents/pot_model.toml``:
+per noise preset (configs/noise), fitted by ``piramida calibrate leave
+--noise NAME --write`` from greedy's play under that preset and stored in
+``configs/agents/pot_model.toml``:
 
 - ``chance(d)``: the chance that the easiest open pot of difficulty ``d``
   goes in, ``1 / (1 + (d / d50) ** k)`` (the next-pot curve: the
@@ -322,7 +322,7 @@ class PotModel:
         assert nz is not None
         fits = fitted()
         if not fits:
-            raise PotModelError(f"{MODEL_PATH}: no fitted preset (python -m bench.leave_calibration --write)")
+            raise PotModelError(f"{MODEL_PATH}: no fitted preset (piramida calibrate leave --noise NAME --write)")
         for m in fits.values():
             if m.sigmas == nz.sigmas:
                 return m

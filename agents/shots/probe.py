@@ -12,7 +12,7 @@ sees only what the physics cannot settle:
   key): a stroke that ends as the reference pot ended (the same first
   contact, the same balls into the same pockets in the same order,
   nothing off the table) has the reference's outcome key
-  (``Referee.outcome_key``), so it is legal and worth as much: it pots,
+  (``CachingReferee.outcome_key``), so it is legal and worth as much: it pots,
   as ``aim.pots_as`` asks. A stroke that does not pocket the target (in
   the line's pocket where shots are called) does not pot, whatever the
   referee would say. Any other stroke stops the compiled search.
@@ -31,7 +31,7 @@ and every count of strokes in a budget is the Python search's.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -52,9 +52,6 @@ from piramida.env.physics.simulate import LoopInputs
 from piramida.env.shot import Shot
 from piramida.env.table import POCKETS
 
-if TYPE_CHECKING:
-    from piramida.agents.shots.aim import Secant
-
 #: False: every stroke is played in Python (``aim.secant``, ``aim.edge``
 #: over ``aim.pots_as``), the reference the compiled paths are tested and
 #: benchmarked against; they give the same answers and count the same
@@ -65,9 +62,21 @@ COMPILED = True
 REFINE_ITERS = 7
 
 
+class Secant(NamedTuple):
+    """``aim.refine``'s secant for one line (``aim.secant_for``): the first
+    step's ``slope`` (degrees of object-ball direction per degree of cue),
+    the tolerance ``tol`` (degrees) and the direction ``want`` (degrees)
+    from the target to the pocket's aim point. Here because aim imports
+    this module."""
+
+    slope: float
+    tol: float
+    want: float
+
+
 class Reference(NamedTuple):
     """A legal trial's outcome as the compiled strokes compare it: its
-    outcome key (``Referee.outcome_key``, not None), the ball the struck
+    outcome key (``CachingReferee.outcome_key``, not None), the ball the struck
     ball touched first and the balls pocketed (rows of ball index, pocket
     index, in drop order), indices into the position's packed balls."""
 
@@ -84,9 +93,9 @@ def reference_of(ctx: Context, tr: Trial) -> Reference | None:
     balls reads the carom; a ball beside the struck one: the push test), or
     all strokes are played in Python."""
     res = tr.result
-    if not COMPILED or not tr.legal or not getattr(ctx.referee, "keys_by_pockets", False):
+    if not COMPILED or not tr.legal or ctx.cache is None or not getattr(ctx.referee, "keys_by_pockets", False):
         return None
-    if ctx.referee.start_near(ctx.pos, tr.shot)[1]:
+    if ctx.cache.start_near(ctx.pos, tr.shot)[1]:
         # A ball beside the struck one: the key reads the push test too
         # (item 19.2, where the struck ball ends), which the kernels do not.
         return None

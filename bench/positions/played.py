@@ -2,13 +2,14 @@
 noise): the other set of positions a change to the candidate search is
 checked on.
 
-The reference positions (``generate.py``) scatter balls uniformly and keep
-every one 8 cm from the pocket mouths, so that none starts in the jaws. Real
-frames are not like that: balls rest in the jaws and against cushions, in
-clusters, the cue ball comes back in hand after a foul. A search change
-that was measured on the reference positions alone (session 16: pot_line
-without its softest pace, which potted 5 of 12,000 lines there) still lost
-the only stroke that pots a ball in the jaws. Here frame ``f`` of variant
+The reference positions (``piramida.env.position_sets.reference_position``)
+scatter balls uniformly and keep every one 8 cm from the pocket mouths, so
+that none starts in the jaws. Real frames are not like that: balls rest in
+the jaws and against cushions, in clusters, the cue ball comes back in
+hand after a foul. A search change measured on the reference positions
+alone can look harmless there and still lose the only stroke that pots a
+ball in the jaws (pot_line without its softest pace pots 5 fewer of 12,000
+reference lines, and misses such a ball). Here frame ``f`` of variant
 ``VARIANTS[f % 7]`` is played from seed ``SEED_BASE + f`` by two greedy
 agents, and every ``EVERY``-th shot decision of it (from its ``f %
 EVERY``-th, the break included when it falls there) is kept, frames in
@@ -17,10 +18,10 @@ player to act saw it.
 
     .venv/bin/python -m bench.positions.played [--out FILE] [--n 200]
 
-The committed file was made at session 16's code and is kept as it is, a
-fixed set: after a change to greedy, the noise or the physics the same
-seeds play other frames, and a new file would no longer compare with the
-old measurements (write a new one under another name instead).
+The committed file is kept as it is, a fixed set: after a change to
+greedy, the noise or the physics the same seeds play other frames, and a
+new file would no longer compare with earlier measurements (write a new
+one under another name instead).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench.positions import SETS
 from piramida.env.position import VARIANTS
+from piramida.env.position_sets import SETS
 
 N_POSITIONS = 200
 SEED_BASE = 16_000

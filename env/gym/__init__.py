@@ -1,13 +1,13 @@
-"""Gymnasium, RLlib multi-agent and PettingZoo adapters (docs/design.md §5).
+"""Gymnasium, multi-agent and PettingZoo adapters (docs/design.md §5).
 
 Importing this package registers the Gymnasium ids ``piramida/<Name>-v0``
 (``ENV_IDS``), so ``gymnasium.make("piramida/FreePyramid-v0")`` works after
 ``import piramida.env.gym`` (and on remote RLlib runners, which import the
 entry point module).
 
-``MultiAgentPyramid`` (an RLlib ``MultiAgentEnv``) is built on first access:
-it needs ray, which ``piramida.env`` never imports at module import time
-(docs/design.md §1). Its logic is the ray-free ``MultiAgentPyramidCore``.
+``MultiAgentPyramidCore`` has RLlib's multi-agent dict API without ray;
+``piramida.training.rllib_env.MultiAgentPyramid`` is it as an RLlib
+``MultiAgentEnv`` (``piramida.env`` never imports ray; docs/design.md §1).
 """
 
 from __future__ import annotations
@@ -54,12 +54,6 @@ _register()
 
 
 def __getattr__(name: str) -> Any:
-    if name == "MultiAgentPyramid":
-        from .multi import rllib_env_class
-
-        cls = rllib_env_class()
-        globals()[name] = cls
-        return cls
     if name == "PyramidAEC":
         from .aec import PyramidAEC
 

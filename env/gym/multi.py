@@ -1,15 +1,13 @@
 """Two players acting in turn, for self-play (docs/design.md §5).
 
 ``MultiAgentPyramidCore`` has RLlib's ``MultiAgentEnv`` dict API without
-importing ray; ``rllib_env_class()`` (reached as
-``piramida.env.gym.MultiAgentPyramid``) mixes it into RLlib's base class,
-importing ray only then (docs/design.md §1).
+importing ray; ``piramida.training.rllib_env.MultiAgentPyramid`` mixes it
+into RLlib's base class (docs/design.md §1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -222,22 +220,3 @@ class MultiAgentPyramidCore:
             "shots": self.frame.shots,
             "corrections": corrections,
         }
-
-
-@lru_cache(maxsize=1)
-def rllib_env_class() -> type:
-    """``MultiAgentPyramid``: the core as an RLlib ``MultiAgentEnv``
-    (imports ray; call it only where ray may be loaded)."""
-    from ray.rllib.env.multi_agent_env import MultiAgentEnv
-
-    class MultiAgentPyramid(MultiAgentPyramidCore, MultiAgentEnv):  # type: ignore[misc]
-        __doc__ = MultiAgentPyramidCore.__doc__
-
-        def __init__(self, config: Mapping[str, Any] | None = None) -> None:
-            MultiAgentPyramidCore.__init__(self, config)
-            MultiAgentEnv.__init__(self)
-
-    # Pickled by reference: ``piramida.env.gym.MultiAgentPyramid`` rebuilds it.
-    MultiAgentPyramid.__module__ = "piramida.env.gym"
-    MultiAgentPyramid.__qualname__ = "MultiAgentPyramid"
-    return MultiAgentPyramid

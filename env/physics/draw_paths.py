@@ -1,5 +1,5 @@
 """Pictures of a simulated shot: every ball's path (PNG) and an animation
-(GIF), drawn with env/render.py. matplotlib and Pillow load lazily."""
+(GIF), drawn with env/render/. matplotlib and Pillow load lazily."""
 
 from __future__ import annotations
 

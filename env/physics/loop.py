@@ -267,7 +267,7 @@ def _misses_line(cap, px, py, nx, ny, tx, ty, length, reach_):
     # segment at most reach_ + r from the line, so the segment is clipped
     # to that part before its extent along the line is compared: a path
     # that crosses a cushion's line beyond its end, into a pocket's mouth,
-    # is not searched (bench.root_work). Only where the segment crosses the
+    # is not searched. Only where the segment crosses the
     # band steeply (CLIP_DD) does the clip's rounding stay far below CULL.
     near = reach_ + r + CULL
     dd = d1 - d0

@@ -4,7 +4,7 @@ Loading the first kernel from numba's cache (the warm start) makes numba
 build its CPU target: it imports every implementation module it has, and
 one of them (``numba.np.arraymath``) probes for BLAS by importing
 ``scipy.linalg``. That import alone was 0.13-0.21 s of a 0.75-0.93 s warm
-start on the 2-core benchmark machine (docs/performance.md), for code the
+start on two CPU cores (docs/performance.md), for code the
 physics never runs: no kernel here uses ``np.dot`` or ``np.linalg``.
 
 ``skip_blas_probe`` arranges that when numba imports ``numba.np.arraymath``

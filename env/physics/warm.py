@@ -61,7 +61,7 @@ def core_to_spare() -> bool:
     "Now" is what the kernel counts as runnable at this moment, not the
     1-minute load average: that average still carries the work a process
     finished seconds ago (the benchmark that measures the cold start ran
-    its own shots just before and read 1.0 on an idle machine, which turned
+    its own shots just before and read 1.0 on an otherwise quiet machine, which turned
     the helper off and cost 5-9 s). The load average is the fallback where
     /proc/loadavg is missing."""
     cores = os.cpu_count() or 1

@@ -79,7 +79,13 @@ class Outcome(NamedTuple):
 
 
 class Referee(Protocol):
-    """What ``Game`` and the ``referee`` command need from a variant."""
+    """What ``Game`` and the ``referee`` command need from a variant.
+
+    ``BaseReferee`` also answers the hooks a search's caches use
+    (``outcome_key``, ``start_near``, ``rested``, ``shape``,
+    ``relabeled``); the agents' toolbox states them as its own optional
+    protocol (agents/shots/referee_cache.py) and judges every stroke in
+    full for a referee without them."""
 
     game_type: GameType
     table: Table
@@ -101,18 +107,6 @@ class Referee(Protocol):
         extra_fouls: Iterable[str] = (),
         state: State | None = None,
     ) -> Ruling: ...
-
-    def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None: ...
-
-    def start_near(
-        self, before: Position, shot: Shot
-    ) -> tuple[dict[str, XY], list[tuple[str, float, float]], dict[str, str]]: ...
-
-    def rested(self, ruling: Ruling, after: Position) -> Ruling: ...
-
-    def shape(self, before: Position, key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[str, ...]] | None: ...
-
-    def relabeled(self, ruling: Ruling, old: tuple[str, ...], new: tuple[str, ...], after: Position) -> Ruling: ...
 
     def break_by_layout(self, state: State) -> bool: ...
 

@@ -92,12 +92,12 @@ def check_out_file(path: Path, option: str, suffix: str | None = None, make_pare
 
 
 def check_out_dir(path: Path, option: str) -> None:
-    """Refuse an output folder that does not exist or is a file."""
+    """Make a missing output folder (and its parents); refuse a file."""
     name = _name(path, option)
     try:
-        if not path.is_dir():
-            what = "is a file, not a folder" if path.exists() else "is not an existing folder"
-            fail(f"{option} {brief(name)} {what}")
+        if path.exists() and not path.is_dir():
+            fail(f"{option} {brief(name)} is a file, not a folder")
+        path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         fail(f"{option} {brief(name)}: {exc.strerror or exc}")
 

@@ -46,8 +46,12 @@ def register(app: typer.Typer) -> None:
         ] = 0,
         noise: Annotated[
             str,
-            typer.Option("--noise", help="Execution noise preset (configs/noise): none, pro, ..."),
-        ] = "none",
+            typer.Option(
+                "--noise",
+                help="Execution noise preset (configs/noise): pro (the default of every command that plays games), "
+                "none (perfect execution), amateur, ...",
+            ),
+        ] = "pro",
         max_shots: Annotated[
             int, typer.Option("--max-shots", min=1, max=MAX_SHOTS, help="Shots after which a frame is a draw.")
         ] = 300,

@@ -26,7 +26,10 @@ def register(app: typer.Typer) -> None:
             "random,random", "--agents", help="two agent specs, comma separated: NAME or NAME:key=value:..."
         ),
         seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="seed of the rack, the agents and the noise"),
-        noise: str = typer.Option("none", "--noise", help="execution noise preset (configs/noise)"),
+        noise: str = typer.Option(
+            "pro", "--noise", help="execution noise preset (configs/noise): pro (the default of every command that "
+            "plays games), none (perfect execution), amateur, ..."
+        ),
         max_shots: int = typer.Option(200, "--max-shots", min=1, max=MAX_SHOTS, help="stop after this many shots"),
         option: list[str] = typer.Option(None, "--option", help="variant option NAME=VALUE (repeatable)"),
         save: Path | None = typer.Option(

@@ -16,24 +16,7 @@ from piramida.commands.common import (
     out_path,
     print_json,
 )
-
-
-def describe_event(e) -> str:  # type: ignore[no-untyped-def]
-    """One readable line for an event of the log."""
-    who = " ".join(e.balls)
-    if e.type == "ball_ball":
-        return f"ball {e.balls[0]} hits ball {e.balls[1]}"
-    if e.type == "cue":
-        return f"cue strikes ball {who}"
-    if e.type == "cushion":
-        return f"ball {who} hits cushion {e.cushion}"
-    if e.type == "pocket":
-        return f"ball {who} drops in pocket {e.pocket}"
-    if e.type == "centre_line":
-        return f"ball {who} crosses the centre line to the {e.to}"
-    if e.type == "off_table":
-        return f"ball {who} leaves the table at cushion {e.cushion}"
-    return f"ball {who}: {e.from_} -> {e.to}"
+from piramida.env.events import describe_event
 
 
 def register(app: typer.Typer) -> None:

@@ -27,9 +27,52 @@ from piramida.commands.common import (
     print_json,
 )
 
+NOISE_HELP = ("Execution noise preset (configs/noise): pro (the default of every command that plays games), "
+              "none (perfect execution), amateur, ...")
+
+
+WORKERS_HELP = ("Parallel games: 1 (the default) plays in this process; N starts a private local Ray instance of "
+                "N CPUs (never another Ray running on the machine); with --address, at most N of the cluster's CPUs "
+                "(default: all).")
+ADDRESS_HELP = ("A running Ray cluster's head, HOST:PORT: the games run there. One that cannot be reached is one "
+                "line and exit 2, before anything is written.")
+
 
 def _command() -> str:
     return shlex.join(["piramida", *sys.argv[1:]])
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _signed(x: float | None, spec: str = "+.1f") -> str:
+    return "-" if x is None or x != x else format(x, spec)
+
+
+def _elo(st: dict[str, Any]) -> str:
+    """Elo with its interval, from the score (an end at 0 or 1 is -inf or
+    +inf Elo, which JSON does not hold)."""
+    from piramida.eval.pairs import elo_of
+
+    lo, hi = st["score_ci95"]
+    return f"{_signed(elo_of(st['score']))} [{_signed(elo_of(lo))}, {_signed(elo_of(hi))}]"
+
+
+def sprt_text(r: dict[str, Any]) -> str:
+    """The result of a sequential test as text: the verdict, the
+    pentanomial, the score, Elo, nElo and LOS, the LLR with its bounds."""
+    verdict = {"H1": f"H1 accepted (Elo >= {r['elo1']:g})", "H0": f"H0 accepted (Elo <= {r['elo0']:g})",
+               "none": "no decision yet"}[r["result"]]
+    lo, hi = r["score_ci95"]
+    return "\n".join([
+        f"{r['agents'][0]} vs {r['agents'][1]} ({r['variant']}, noise {r['noise']}): {verdict} "
+        f"after {r['pairs']} pairs ({2 * r['pairs']} games)",
+        f"  pentanomial [0, 0.5, 1, 1.5, 2]: {r['pentanomial']}",
+        f"  score {r['score']:.3f} [{lo:.3f}, {hi:.3f}]  Elo {_elo(r)}  nElo {_signed(r['nelo'])}  LOS {_pct(r['los'])}",
+        f"  LLR {r['llr']:+.2f} ({r['bounds'][0]:+.2f}, {r['bounds'][1]:+.2f}) "
+        f"[{r['elo0']:g}, {r['elo1']:g}], alpha {r['alpha']:g}, beta {r['beta']:g}",
+    ])
 
 
 def _live(total_label: str, show: bool) -> Any:
@@ -69,14 +112,14 @@ def register(app: typer.Typer) -> None:
         ] = None,
         variants: Annotated[str, typer.Option("--variants", help="Variants, comma-separated.")] = "free",
         pairs: Annotated[int, typer.Option("--pairs", min=1, max=100_000, help="Duplicate pairs per pairing and variant.")] = 2,
-        noise: Annotated[str, typer.Option("--noise", help="Execution noise preset.")] = "pro",
+        noise: Annotated[str, typer.Option("--noise", help=NOISE_HELP)] = "pro",
         seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Racks and noise streams.")] = 0,
         fmt: Annotated[str, typer.Option("--format", help="roundrobin or gauntlet (the first agent against the rest).")] = "roundrobin",
         max_shots: Annotated[int, typer.Option("--max-shots", min=1, max=1000, help="Shots after which a frame is a draw.")] = 300,
         db: Annotated[Path, typer.Option("--db", help="SQLite results file (created; a rerun resumes).")] = Path("results.sqlite"),
         config: Annotated[Path | None, typer.Option("--config", help="A tournament TOML (configs/tournaments/) instead of the options.")] = None,
-        workers: Annotated[int, typer.Option("--workers", min=1, max=256, help="Parallel games; 1 runs without Ray.")] = 1,
-        address: Annotated[str | None, typer.Option("--address", help="An existing Ray cluster (HOST:PORT).")] = None,
+        workers: Annotated[int | None, typer.Option("--workers", min=1, max=256, help=WORKERS_HELP)] = None,
+        address: Annotated[str | None, typer.Option("--address", help=ADDRESS_HELP)] = None,
         progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Live standings on stderr.")] = True,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON at the end.")] = False,
     ) -> None:
@@ -122,19 +165,22 @@ def register(app: typer.Typer) -> None:
         beta: Annotated[float, typer.Option("--beta", min=1e-6, max=0.5, help="False-negative rate.")] = 0.05,
         max_pairs: Annotated[int, typer.Option("--max-pairs", min=1, max=100_000, help="Stop undecided after this many pairs.")] = 1000,
         batch: Annotated[int, typer.Option("--batch", min=1, max=1000, help="Pairs played between looks.")] = 10,
-        noise: Annotated[str, typer.Option("--noise", help="Execution noise preset.")] = "pro",
+        noise: Annotated[str, typer.Option("--noise", help=NOISE_HELP)] = "pro",
         seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Racks and noise streams.")] = 0,
         db: Annotated[Path, typer.Option("--db", help="SQLite results file (a rerun resumes).")] = Path("sprt.sqlite"),
-        workers: Annotated[int, typer.Option("--workers", min=1, max=256, help="Parallel games; 1 runs without Ray.")] = 1,
-        address: Annotated[str | None, typer.Option("--address", help="An existing Ray cluster.")] = None,
+        workers: Annotated[int | None, typer.Option("--workers", min=1, max=256, help=WORKERS_HELP)] = None,
+        address: Annotated[str | None, typer.Option("--address", help=ADDRESS_HELP)] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress on stderr.")] = True,
     ) -> None:
         """A sequential test (fishtest's GSPRT on pentanomial pair counts):
         play pairs of A against B until H0 or H1 is accepted or the cap."""
+        from contextlib import ExitStack
+
+        from piramida.eval.cluster import check_reachable, ray_workers
         from piramida.eval.pairs import sprt_result
         from piramida.eval.report import pairing_stats
-        from piramida.eval.store import Store
+        from piramida.eval.store import Store, open_read
         from piramida.eval.tournament import TournamentConfig, run_tournament
         from piramida.eval.version import code_version
 
@@ -142,25 +188,32 @@ def register(app: typer.Typer) -> None:
             fail(f"--elo1 must be above --elo0, got {elo0} and {elo1}")
         check_out_file(db, "--db")
         cfg = TournamentConfig((agent_a, agent_b), (variant,), max_pairs, noise, seed, "gauntlet")
-        with Store(db) as store:
-            if store.tournament_id(cfg.to_dict()) is None:
-                store.resize(cfg.to_dict())  # a rerun with another cap continues the sequence
+        if address is not None:
+            check_reachable(address)
         result: dict[str, Any] = {}
-        while True:
-            tid, _ = run_tournament(cfg, db, workers=workers, address=address, command=_command(), limit=2 * batch)
+        with ExitStack() as stack:
+            if address is not None or (workers or 1) > 1:
+                stack.enter_context(ray_workers(workers, address))  # one Ray for every batch
             with Store(db) as store:
-                ids = {v: k for k, v in store.agents(tid).items()}
-                games = [g for g in store.games(tid) if g["pair"] < max_pairs]
-            st = pairing_stats(games, ids[agent_a], ids[agent_b])
-            result = sprt_result(tuple(st["pentanomial"]), elo0, elo1, alpha, beta)
-            if progress:
-                typer.echo(
-                    f"pairs {result['pairs']}: LLR {result['llr']:+.2f} in [{result['bounds'][0]:.2f}, "
-                    f"{result['bounds'][1]:.2f}], pentanomial {st['pentanomial']}, score {st['score']:.3f}",
-                    err=True,
-                )
-            if result["result"] != "none" or len(games) >= 2 * max_pairs:
-                break
+                if store.tournament_id(cfg.to_dict()) is None:
+                    store.resize(cfg.to_dict())  # a rerun with another cap continues the sequence
+            while True:
+                tid, _ = run_tournament(cfg, db, workers=workers, address=address, command=_command(),
+                                        limit=2 * batch)
+                with open_read(db) as store:
+                    ids = {v: k for k, v in store.agents(tid).items()}
+                    games = [g for g in store.games(tid) if g["pair"] < max_pairs]
+                st = pairing_stats(games, ids[agent_a], ids[agent_b])
+                result = sprt_result(tuple(st["pentanomial"]), elo0, elo1, alpha, beta)
+                if progress:
+                    typer.echo(
+                        f"pairs {result['pairs']}: LLR {result['llr']:+.2f} in [{result['bounds'][0]:.2f}, "
+                        f"{result['bounds'][1]:.2f}], pentanomial {st['pentanomial']}, Elo {_elo(st)}, "
+                        f"LOS {_pct(st['los'])}",
+                        err=True,
+                    )
+                if result["result"] != "none" or len(games) >= 2 * max_pairs:
+                    break
         # What the decision rests on, and what made it, for the results file.
         result |= {
             "agents": [agent_a, agent_b],
@@ -172,6 +225,10 @@ def register(app: typer.Typer) -> None:
             "pentanomial": list(st["pentanomial"]),
             "score": st["score"],
             "score_ci95": st["score_ci95"],
+            "elo": st["elo"],
+            "elo_ci95": st["elo_ci95"],
+            "nelo": st["nelo"],
+            "los": st["los"],
             "seed": seed,
             "noise": noise,
             "version": code_version(),
@@ -180,10 +237,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             print_json(result)
         else:
-            typer.echo(
-                f"{agent_a} vs {agent_b} ({variant}): {result['result']} after {result['pairs']} pairs, "
-                f"LLR {result['llr']:+.3f}, bounds [{result['bounds'][0]:.3f}, {result['bounds'][1]:.3f}]"
-            )
+            typer.echo(sprt_text(result))
 
     @app.command("report")
     @friendly_errors

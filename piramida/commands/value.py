@@ -1,6 +1,6 @@
 """``piramida selfplay`` and ``piramida train-value``: the learned value
 that guides the planner (training/selfplay.py, training/value_train.py,
-docs/value.md).
+docs/training.md, "The learned value").
 
     piramida selfplay --agents planner:sims=300,planner:sims=300 --variant free --frames 400 --out data/free-g1
     piramida train-value --data data/free-g1 --variant free --out models/free_value.pt

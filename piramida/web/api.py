@@ -204,7 +204,7 @@ def trajectories(result: Any) -> dict[str, dict[str, Any]]:
 
 def event_log(result: Any) -> list[dict[str, Any]]:
     """The readable events (motion changes left out), as the command prints them."""
-    from piramida.commands.simulate import describe_event
+    from piramida.env.events import describe_event
 
     return [
         {"t": round(e.t, T_DECIMALS), "type": e.type, "text": describe_event(e)}
@@ -278,7 +278,7 @@ def start(body: Mapping[str, Any]) -> dict[str, Any]:
 
 def _ranker(body: Mapping[str, Any]) -> tuple[Any, int]:
     from piramida.agents.specs import parse_duration
-    from piramida.commands.suggest import ranking_agent
+    from piramida.agents.suggestions import ranking_agent
 
     budget = body.get("budget", "1s")
     if isinstance(budget, int | float) and not isinstance(budget, bool):
@@ -301,7 +301,7 @@ def suggest(body: Mapping[str, Any]) -> dict[str, Any]:
     "variant"}`` -> ``{"shots": [...]}`` exactly as ``piramida suggest
     --json`` prints it, plus ``draw`` (one entry per shot: aim line, ghost
     ball, object ball, noise-free paths) and ``position``."""
-    from piramida.commands.suggest import plan_geometry, plans_for
+    from piramida.agents.suggestions import plan_geometry, plans_for
 
     _check_keys(
         body,

@@ -3,10 +3,10 @@
 Routes (docs/ui.md has the request and answer of each):
 
     GET  /                       the page (static/index.html)
-    GET  /static/...             its script and style
+    GET  /static/...             its style and script modules (static/js/)
     GET  /api/health             {"ok": true, "warm": bool}
     GET  /api/meta               variants, noise presets, agents, ball ids and styles
-    GET  /api/table              the table's geometry (env/render.py table_geometry)
+    GET  /api/table              the table's geometry (env/render/web.py table_geometry)
     POST /api/position           a position checked: its JSON, text form, missing balls
     POST /api/start              a variant's start position
     POST /api/suggest            piramida suggest --json, plus what the page draws
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import mimetypes
 import os
 from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -54,6 +55,9 @@ from piramida.env.inputs import MAX_TEXT_CHARS, one_line
 from piramida.web import api
 
 STATIC = Path(__file__).resolve().parent / "static"
+# The page's script modules load only when served as JavaScript, whatever
+# the host's own MIME table says about .js.
+mimetypes.add_type("text/javascript", ".js")
 log = logging.getLogger("piramida.web")
 
 

@@ -73,10 +73,10 @@ def test_the_compiled_path_test_agrees_with_path_clear() -> None:
 
 
 def test_lines_among_placed_balls_are_the_placed_positions_lines() -> None:
-    from bench.planner import load_positions
     from piramida.agents.shots.context import Context
     from piramida.agents.shots.ghost import lines_among, object_legs
     from piramida.agents.shots.lines import hand_placements, targets_for
+    from piramida.env.position_sets import load_positions
     from piramida.env.view import GameView
 
     found = 0
@@ -105,10 +105,10 @@ def test_compiled_placement_search_is_the_python_one() -> None:
     with the balls scattered; it answers by itself nearly everywhere."""
     import random
 
-    from bench.planner import load_positions
     from piramida.agents.shots import lines
     from piramida.agents.shots.context import Context
     from piramida.agents.shots.ghost import object_legs
+    from piramida.env.position_sets import load_positions
     from piramida.env.view import GameView
 
     rng = random.Random(3)

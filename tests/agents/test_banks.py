@@ -7,8 +7,6 @@ import math
 
 import pytest
 
-from bench.planner import load_positions
-from bench.positions import SETS
 from piramida.agents.base import GameView
 from piramida.agents.shots.banks import bank_lines, many_banks, refine_bank
 from piramida.agents.shots.candidates import BANK_SPEEDS, candidates
@@ -17,6 +15,7 @@ from piramida.agents.shots.ghost import aim_point, cue_speed_for, pot_lines
 from piramida.env.game import Game
 from piramida.env.physics import simulate
 from piramida.env.position import Position
+from piramida.env.position_sets import SETS, load_positions
 from piramida.env.table import Table
 
 T = Table.default()

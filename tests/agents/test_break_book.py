@@ -1,5 +1,5 @@
 """The break book (agents/break_book.py): strokes found offline by
-bench/break_study.py, offered to the planner on a full rack only, and read
+training/break_study.py, offered to the planner on a full rack only, and read
 with clear errors from a damaged file."""
 
 from __future__ import annotations

@@ -12,11 +12,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from bench.planner import load_positions
-from bench.positions import SETS
 from piramida.agents.shots import ghost
 from piramida.agents.shots.exact import exact_hypot, same_as_python
 from piramida.env.position import Position
+from piramida.env.position_sets import SETS, load_positions
 
 
 @njit(cache=False)

@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 from piramida.agents import make_agent
 from piramida.agents.base import NoLegalShotError
 from piramida.agents.greedy import GreedyAgent
-from piramida.agents.planner import PlannerAgent
+from piramida.agents.planner import Allowance, PlannerAgent
 from piramida.agents.shots.context import Context
 from piramida.agents.shots.strokes import fallback
+from piramida.agents.suggestions import suggest
 from piramida.cli import app
-from piramida.commands.suggest import suggest
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import simulate
 from piramida.env.position import VARIANTS, Position, cue_ball_of, object_ball_ids
@@ -155,7 +155,7 @@ def test_every_position_the_referee_accepts_gets_a_legal_suggestion(variant: str
             pos = _random_position(rng, variant, kind)
             view = GameView.for_position(pos)
             why = view.referee.why_no_shot(view.state)
-            planner = PlannerAgent(budget_s=None, n_sims=40)
+            planner = PlannerAgent(budget=Allowance(budget_s=None, n_sims=40))
             if why is not None:
                 with pytest.raises(NoLegalShotError):
                     planner.plan(view, top=1)

@@ -10,11 +10,10 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from bench.planner import load_positions
-from bench.positions import SETS
 from piramida.agents.policy_obs import OFFER
 from piramida.agents.shots import GREEDY, PLANNER, WIDE, Candidate, candidates
 from piramida.agents.shots.candidates import Offer
+from piramida.env.position_sets import SETS, load_positions
 from piramida.env.view import GameView
 
 # The module, not the function the package exports under its name.

@@ -7,13 +7,14 @@ Budgets are simulation counts, so the answers do not depend on the machine."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
 from piramida.agents import make_agent
 from piramida.agents.base import GameView
-from piramida.agents.planner import Arm, PlannerAgent
-from piramida.agents.shots.candidates import Candidate
+from piramida.agents.planner import Allowance, Arm, PlannerAgent
+from piramida.agents.shots.candidates import PLANNER, Candidate
 from piramida.agents.shots.context import Budget, Context
 from piramida.agents.shots.ghost import aim_point, pot_lines
 from piramida.agents.shots.probability import PotModel, easiest_difficulty
@@ -50,10 +51,11 @@ def _game(variant: str, target_d: float, cue_d: float, pocket: str = "rr", **kw)
     return Game.new(variant, position=pos)
 
 
-def _planner(**kw) -> PlannerAgent:
-    kw.setdefault("noise", "none")
-    kw.setdefault("max_lines", 4)
-    return PlannerAgent(budget_s=None, n_sims=kw.pop("n_sims", 120), seed=kw.pop("seed", 0), **kw)
+def _planner(noise: str = "none", n_sims: int = 120, seed: int = 0, value: str = "auto", **search) -> PlannerAgent:
+    """A planner on a simulation count; ``search``: fields of its ``Search``."""
+    search.setdefault("max_lines", 4)
+    budget = Allowance(budget_s=None, n_sims=n_sims)
+    return PlannerAgent(replace(PLANNER, **search), value, budget, noise=noise, seed=seed)
 
 
 def _judge(game: Game, shot: Shot):

@@ -1,6 +1,6 @@
 """The one pot-probability model (agents/shots/probability.py): one fit per
 noise preset (configs/agents/pot_model.toml, written by
-``bench.leave_calibration``), read by every agent for the preset it plays
+``piramida calibrate leave``), read by every agent for the preset it plays
 under. The presets are loaded from configs/noise, never copied here."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from piramida.agents.greedy import GreedyAgent
-from piramida.agents.planner import PlannerAgent
+from piramida.agents.planner import Allowance, PlannerAgent
 from piramida.agents.planner_value import Valuation
 from piramida.agents.shots.context import Context
 from piramida.agents.shots.probability import (
@@ -32,7 +32,7 @@ SKILLS = ("none", "pro", "amateur", "novice")
 
 def test_every_preset_has_a_fit_of_its_current_sigmas() -> None:
     # A re-calibrated preset (configs/noise) needs its model refitted:
-    # python -m bench.leave_calibration --noise NAME --write.
+    # piramida calibrate leave --noise NAME --write.
     fits = fitted()
     assert set(presets()) <= set(fits), sorted(set(presets()) - set(fits))
     for name in presets():
@@ -114,11 +114,11 @@ def test_a_malformed_model_file_is_refused() -> None:
 def test_agents_read_the_preset_they_play_under() -> None:
     for name in ("pro", "amateur", "novice"):
         assert GreedyAgent(noise=name).model is PotModel.of(name)
-        planner = PlannerAgent(noise=name, n_sims=10, budget_s=None)
+        planner = PlannerAgent(budget=Allowance(budget_s=None, n_sims=10), noise=name)
         assert planner.model is PotModel.of(name)
         assert planner.valuation.model is planner.model
     assert GreedyAgent(noise="none").model is PotModel.of("none")
-    assert PlannerAgent(noise="none", n_sims=10, budget_s=None).model is PotModel.of("none")
+    assert PlannerAgent(budget=Allowance(budget_s=None, n_sims=10), noise="none").model is PotModel.of("none")
     assert parse_spec("greedy:noise=novice").build().model is PotModel.of("novice")
 
 

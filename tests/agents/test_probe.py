@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bench.planner import load_positions
 from piramida.agents.shots import aim, probe
 from piramida.agents.shots.candidates import PLANNER, candidates
 from piramida.agents.shots.context import Budget, Context
@@ -13,6 +12,7 @@ from piramida.agents.shots.ghost import aim_point, cue_speed_for, pot_lines
 from piramida.agents.shots.lines import candidate_lines
 from piramida.agents.shots.probability import PotModel
 from piramida.env.position import Position
+from piramida.env.position_sets import load_positions
 from piramida.env.table import Table
 from piramida.env.view import GameView
 

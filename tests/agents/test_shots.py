@@ -103,7 +103,7 @@ def _count_rulings(ctx: Any) -> dict[str, int]:
 @pytest.mark.parametrize("variant", ["free", "combined", "moscow"])
 def test_trials_ruled_by_outcome_key_have_the_referees_value(variant: str) -> None:
     """A search's strokes that end like one already judged legal take its
-    value without a ruling of their own (``Referee.outcome_key``); every
+    value without a ruling of their own (``CachingReferee.outcome_key``); every
     candidate's trial still has the value, legality and resting balls the
     referee gives it, and fewer rulings are made than strokes judged."""
     import json

@@ -118,3 +118,29 @@ def test_the_digest_names_its_positions_code_version_and_command(capsys: pytest.
         assert rep["version"] and rep["command"] == "python -m bench.candidates " + " ".join(argv)
         # The reference set is the default and goes unnamed.
         assert rep.get("positions") == ("played" if "--positions" in argv else None)
+
+
+def test_bench_lists_every_benchmark() -> None:
+    from piramida.commands.bench import BENCHMARKS
+
+    result = runner.invoke(app, ["bench"])
+    assert result.exit_code == 0, result.output
+    for name in BENCHMARKS:
+        assert name in result.stdout
+
+
+def test_a_named_benchmark_runs_with_its_own_options(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "throw.json"
+    result = runner.invoke(app, ["bench", "throw", "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    got = json.loads(out.read_text(encoding="utf-8"))
+    assert got["benchmark"] == "throw" and got["command"] == f"python -m bench.throw --json --out {out}"
+    result = runner.invoke(app, ["bench", "throw", "--fast"])
+    assert result.exit_code == 2
+
+
+def test_bench_candidates_digest_is_a_flag() -> None:
+    result = runner.invoke(app, ["bench", "candidates", "--digest", "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    rep = json.loads(result.stdout.strip().splitlines()[-1])
+    assert rep["candidates"] > 0 and len(rep["sha256"]) == 16

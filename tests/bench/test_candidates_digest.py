@@ -1,14 +1,13 @@
 """``bench.candidates --digest [--search NAME]``: the digest is over the
 named search's candidates and greedy's, so a search's candidates can be
-checked unchanged under its own name (the wide search keeps the planner's
-digests from before session 22)."""
+checked unchanged under its own name (the wide search has its own
+digests)."""
 
 from __future__ import annotations
 
 from bench.candidates import digest
-from bench.planner import load_positions
-from bench.positions import SETS
 from piramida.agents.shots import GREEDY, SEARCHES, candidates
+from piramida.env.position_sets import SETS, load_positions
 from piramida.env.view import GameView
 
 

@@ -1,6 +1,6 @@
 """``bench.planner compare --search``: for a position whose best shot
 changed, whether the shot chosen before is still among the search's
-candidates (the issue asks how many decisions changed, and why)."""
+candidates (how many decisions changed, and why)."""
 
 from __future__ import annotations
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import math
 
-from bench.positions import SETS, played
+from bench.positions import played
 from piramida.env.position import VARIANTS, Position
+from piramida.env.position_sets import SETS
 from piramida.env.rules import get_referee
 
 ROWS = [json.loads(line) for line in SETS["played"].read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -47,7 +48,7 @@ def test_every_position_stands_and_every_variant_is_there() -> None:
 
 
 def test_some_balls_lie_where_the_reference_positions_never_put_one() -> None:
-    # generate.py keeps every ball 8 cm from the pocket mouths.
+    # reference_position keeps every ball 8 cm from the pocket mouths.
     near = 0
     for r in ROWS:
         pos = Position.from_dict(r["position"])

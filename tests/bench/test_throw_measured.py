@@ -1,4 +1,4 @@
-"""bench/data/throw_measured.csv parses, and bench/throw_curves.py's mean
+"""bench/data/throw_measured.csv parses, and bench/throw.py's mean
 absolute error is the plain mean of |model - measured| (no timing)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import throw_curves as tc
+from bench import throw as tc
 
 
 def test_measured_csv_parses() -> None:

@@ -12,12 +12,11 @@ from piramida.env.position import Position
 from piramida.env.render import (
     COLOURED_BALL,
     Overlay,
-    _extent,
-    _scr,
     draw_position,
     render_ansi,
     render_rgb,
 )
+from piramida.env.render.common import drawing_point, extent
 
 START = Position.start("classic71")
 
@@ -25,8 +24,8 @@ START = Position.start("classic71")
 def _pixel_of(p: Position, img: np.ndarray, x: float, y: float) -> np.ndarray:
     """The pixel at table point (x, y) in render_rgb's picture."""
     t = p.table
-    x0, x1, y0, y1 = _extent(t, panel=False)
-    X, Y = _scr(t, x, y)
+    x0, x1, y0, y1 = extent(t, panel=False)
+    X, Y = drawing_point(t, x, y)
     h, w = img.shape[:2]
     return img[int((y1 - Y) / (y1 - y0) * h), int((X - x0) / (x1 - x0) * w)]
 
@@ -119,19 +118,19 @@ def test_ansi_picture() -> None:
 
 
 def test_drawn_cushions_follow_the_table_geometry() -> None:
-    from piramida.env.render import _cushion_polygon, _pocket_polygons
+    from piramida.env.render.common import cushion_polygon, pocket_polygons
 
     t = START.table
     eps = 1e-9
     for name, c in t.cushions.items():
-        poly = _cushion_polygon(t, name)
+        poly = cushion_polygon(t, name)
         # Nothing of a cushion is drawn on the playing surface...
         assert not any(eps < x < t.width - eps and eps < y < t.length - eps for x, y in poly)
         # ...and its nose runs exactly between the segment's ends.
         assert any(math.dist(p, c.start) < 1e-12 for p in poly)
         assert any(math.dist(p, c.end) < 1e-12 for p in poly)
     for p in t.pockets.values():
-        opening, _ = _pocket_polygons(p)
+        opening, _ = pocket_polygons(p)
         for start, end in p.facings:
             assert any(math.dist(q, start) < 1e-12 for q in opening)
             assert any(math.dist(q, end) < 1e-12 for q in opening)
@@ -140,15 +139,16 @@ def test_drawn_cushions_follow_the_table_geometry() -> None:
 def test_table_geometry_is_what_the_pictures_draw() -> None:
     import json
 
-    from piramida.env.render import _cushion_polygon, _pocket_polygons, table_geometry
+    from piramida.env.render import table_geometry
+    from piramida.env.render.common import cushion_polygon, pocket_polygons
 
     t = START.table
     geo = json.loads(json.dumps(table_geometry(t)))  # plain JSON values
     assert geo["length"] == t.length and geo["width"] == t.width and geo["ball_radius"] == t.ball_radius
     for name in t.cushions:
-        assert geo["cushions"][name] == [[round(x, 6), round(y, 6)] for x, y in _cushion_polygon(t, name)]
+        assert geo["cushions"][name] == [[round(x, 6), round(y, 6)] for x, y in cushion_polygon(t, name)]
     for name, p in t.pockets.items():
-        opening, hole = _pocket_polygons(p)
+        opening, hole = pocket_polygons(p)
         assert len(geo["pockets"][name]["opening"]) == len(opening)
         assert len(geo["pockets"][name]["hole"]) == len(hole)
         for got, jaw in zip(geo["pockets"][name]["jaws"], p.jaws, strict=True):

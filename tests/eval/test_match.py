@@ -187,4 +187,4 @@ def test_cli_passes_the_planner_its_budget_and_every_agent_the_match_noise(monke
     seen.clear()
     runner.invoke(app, ["match", "--agents", "greedy,planner", "--budget", "250ms"])
     assert seen["agent_kwargs"][1]["budget_s"] == pytest.approx(0.25)
-    assert seen["agent_kwargs"][0] == {"noise": "none"}  # the match default
+    assert seen["agent_kwargs"][0] == {"noise": "pro"}  # the default of every command that plays games

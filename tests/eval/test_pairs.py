@@ -9,12 +9,15 @@ import pytest
 
 from piramida.eval.pairs import (
     PAIR_SCORES,
+    beta_cdf,
+    beta_ppf,
     llr,
     logistic_score,
     mle_with_mean,
     pair_score,
     pair_stats,
     pentanomial,
+    score_interval,
     sprt_bounds,
     sprt_result,
 )
@@ -36,11 +39,48 @@ def test_pair_stats_by_hand() -> None:
     var = (5 * mu**2 + 10 * (0.5 - mu) ** 2 + 25 * (1 - mu) ** 2) / 40
     assert st.score == pytest.approx(mu)
     assert st.var == pytest.approx(var)
+    # The Bayesian interval is close to the normal one on 40 pairs (a
+    # tenth of its width) and is shifted towards 1/2 by the prior.
     half = 1.959964 * math.sqrt(var / 40)
-    assert st.score_ci == pytest.approx((mu - half, mu + half), abs=1e-6)
+    assert st.score_ci == pytest.approx((mu - half, mu + half), abs=0.2 * half)
+    assert st.score_ci[0] < mu - half and st.score_ci[1] < mu + half
     assert st.elo == pytest.approx(-400 * math.log10(1 / mu - 1))
     assert st.nelo == pytest.approx((mu - 0.5) / math.sqrt(2 * var) * 800 / math.log(10))
-    assert st.los == pytest.approx(0.5 * (1 + math.erf((mu - 0.5) / math.sqrt(var / 40) / math.sqrt(2))))
+    assert st.los == pytest.approx(0.5 * (1 + math.erf((mu - 0.5) / math.sqrt(var / 40) / math.sqrt(2))), abs=1e-4)
+
+
+def test_beta_cdf_against_closed_forms() -> None:
+    for x in (0.01, 0.2, 0.5, 0.77, 0.999):
+        assert beta_cdf(x, 1, 1) == pytest.approx(x, abs=1e-12)
+        assert beta_cdf(x, 3.5, 1) == pytest.approx(x**3.5, abs=1e-12)
+        assert beta_cdf(x, 1, 7) == pytest.approx(1 - (1 - x) ** 7, abs=1e-12)
+        assert beta_cdf(x, 0.5, 0.5) == pytest.approx(2 / math.pi * math.asin(math.sqrt(x)), abs=1e-12)
+        assert beta_cdf(beta_ppf(x, 40.5, 12.5), 40.5, 12.5) == pytest.approx(x, abs=1e-9)
+
+
+def test_intervals_are_never_of_width_zero_on_a_small_or_one_sided_sample() -> None:
+    lost = pair_stats((4, 0, 0, 0, 0))
+    assert lost.score == 0 and lost.score_ci[0] == 0 and lost.score_ci[1] > 0.3
+    assert lost.elo_ci[1] > -100 and lost.los < 0.05
+    split = pair_stats((0, 0, 4, 0, 0))
+    assert split.score == 0.5 and split.score_ci[0] < 0.35 and split.score_ci[1] > 0.65
+    assert split.elo_ci[0] < -100 < 100 < split.elo_ci[1] and split.los == pytest.approx(0.5)
+    won = pair_stats((0, 0, 0, 0, 1))
+    assert won.score_ci[1] == 1 and won.score_ci[0] < 0.5 and 0.5 < won.los < 0.95
+    # Lost and won pairs only: the Jeffreys interval, Beta(w + 1/2, l + 1/2):
+    # for none of 4 the upper end solves (1 - p)^4.5 ... numerically 0.4448.
+    assert score_interval((4, 0, 0, 0, 0))[1] == pytest.approx(0.444763, abs=1e-5)
+    lo, hi = score_interval((3, 0, 0, 0, 7))
+    assert beta_cdf(lo, 7.5, 3.5) == pytest.approx(0.025, abs=1e-9)
+    assert beta_cdf(hi, 7.5, 3.5) == pytest.approx(0.975, abs=1e-9)
+    assert score_interval((0, 0, 0, 0, 0)) == (0.0, 1.0)
+
+
+def test_the_interval_is_the_normal_one_on_many_pairs() -> None:
+    counts = (300, 900, 1800, 1100, 400)
+    st = pair_stats(counts)
+    half = 1.959964 * math.sqrt(st.var / st.pairs)
+    assert st.score_ci == pytest.approx((st.score - half, st.score + half), abs=0.01 * half)
 
 
 def test_mle_has_the_mean_and_sums_to_one() -> None:

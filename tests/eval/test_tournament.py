@@ -122,8 +122,8 @@ def test_cli_report_json_and_html(tmp_path: Path) -> None:
     p = rep["variants"]["free"]["pairs"]["greedy vs random"]
     assert f"| greedy vs random | {p['pairs']} | {p['pentanomial']} | {p['score']:.3f} |" in md
     assert "| `random` |" in md
-    missing = runner.invoke(app, ["report", str(db), "--figures", str(tmp_path / "nope")])
-    assert missing.exit_code == 2 and missing.stderr.count("\n") == 1
+    not_a_folder = runner.invoke(app, ["report", str(db), "--figures", str(tmp_path / "r.md")])
+    assert not_a_folder.exit_code == 2 and not_a_folder.stderr.count("\n") == 1
     res = runner.invoke(app, ["replay", str(db), "1", "--save", str(tmp_path / "g.json")])
     assert res.exit_code == 0 and "score" in res.stdout.splitlines()[-2]
     from piramida.env.game import Game
@@ -209,3 +209,17 @@ def test_cli_sprt_rerun_with_a_larger_cap_continues_the_same_sequence(tmp_path: 
     # A fresh run straight to two pairs plays the same racks to the same results.
     fresh = json.loads(runner.invoke(app, [*base, "--max-pairs", "2", "--db", str(tmp_path / "f.sqlite")]).stdout)
     assert fresh["pentanomial"] == second["pentanomial"]
+
+
+def test_cli_sprt_text_shows_pentanomial_elo_nelo_los_and_the_llr_with_its_bounds(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    res = runner.invoke(app, ["sprt", "greedy", "random", "--elo1", "400", "--batch", "1", "--max-pairs", "2",
+                              "--seed", "3", "--db", str(db)])
+    assert res.exit_code == 0, res.output
+    out = res.stdout.splitlines()
+    assert out[0].startswith("greedy vs random (free, noise pro): ") and "after" in out[0]
+    assert out[1].startswith("  pentanomial [0, 0.5, 1, 1.5, 2]: [")
+    assert all(k in out[2] for k in ("score ", "Elo ", "nElo ", "LOS ")) and "%" in out[2]
+    assert out[3].startswith("  LLR ") and "(-2.94, +2.94) [0, 400]" in out[3]
+    progress = [ln for ln in res.stderr.splitlines() if ln.startswith("pairs ")]
+    assert progress and all("LLR" in ln and "Elo" in ln and "LOS" in ln for ln in progress)

@@ -1,5 +1,5 @@
 """The searches a policy may be offered (``policy_obs.SEARCHES``): the
-planner's, the wide one it had until session 22 (the shipped policies'),
+planner's, the wide one (the shipped policies'),
 and the lean one (``shots.LEAN``, docs/training.md "Environment speed").
 A policy file or a training config names one, and what a policy then
 offers its network is that search's candidates."""

@@ -1,4 +1,4 @@
-"""The learned value (docs/value.md): the observation, the network, value
+"""The learned value (docs/training.md, "The learned value"): the observation, the network, value
 files, self-play shards on one process and on Ray, training, and the
 planner guided by a value file."""
 
@@ -106,12 +106,12 @@ class CountingModel:
 
 
 def test_the_planner_scores_a_round_in_one_call_and_its_choice_is_deterministic(tmp_path: Path) -> None:
-    from piramida.agents.planner import PlannerAgent
+    from piramida.agents.planner import Allowance, PlannerAgent
     from piramida.agents.planner_value import NetValuation
     from piramida.agents.shots.context import Budget, Context
 
     view = _midgame()
-    agent = PlannerAgent(budget_s=None, n_sims=800, noise="pro")
+    agent = PlannerAgent(budget=Allowance(budget_s=None, n_sims=800), noise="pro")
     model = CountingModel()
     agent.valuation = NetValuation(model, agent.model)
     ctx = Context(view, Budget(None, 800), agent.model)
@@ -123,7 +123,7 @@ def test_the_planner_scores_a_round_in_one_call_and_its_choice_is_deterministic(
     assert all(0.0 <= v <= 1.0 for a in arms for v in a.values)
 
     path = _value_file(tmp_path / "v.pt")
-    spec_agent = PlannerAgent(budget_s=None, n_sims=150, noise="pro", value=str(path))
+    spec_agent = PlannerAgent(budget=Allowance(budget_s=None, n_sims=150), noise="pro", value=str(path))
     spec_agent.reset(7)
     a7 = spec_agent.act(view)
     spec_agent.reset(7)

@@ -1,4 +1,4 @@
-"""The shipped value networks (models/*_value.pt, docs/value.md): a won
+"""The shipped value networks (models/*_value.pt, docs/training.md, "The learned value"): a won
 table is worth nearly 1 to the shooter and a lost one nearly 0, the files
 say what made them, and the hybrid planner's decision is deterministic."""
 
@@ -64,7 +64,7 @@ def test_a_won_table_is_worth_nearly_one_and_a_lost_one_nearly_nothing(variant: 
 
 @pytest.mark.parametrize("variant", sorted(SHIPPED))
 def test_the_shipped_files_say_what_made_them_and_play_deterministically(variant: str) -> None:
-    from piramida.agents.planner import PlannerAgent
+    from piramida.agents.planner import Allowance, PlannerAgent
     from piramida.env.driver import FrameDriver
 
     data = torch.load(SHIPPED[variant], weights_only=True)
@@ -75,7 +75,7 @@ def test_the_shipped_files_say_what_made_them_and_play_deterministically(variant
     drv = FrameDriver(variant, "pro")
     drv.reset(11, 0)
     view = drv.view()
-    agent = PlannerAgent(budget_s=None, n_sims=120, noise="pro", value=str(SHIPPED[variant]))
+    agent = PlannerAgent(budget=Allowance(budget_s=None, n_sims=120), noise="pro", value=str(SHIPPED[variant]))
     agent.reset(3)
     first = agent.act(view)
     agent.reset(3)

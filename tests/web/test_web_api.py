@@ -37,7 +37,11 @@ def midgame() -> dict[str, Any]:
 def test_the_page_and_its_files_are_served(client: Any) -> None:
     import urllib.request
 
-    for path, kind in (("", "text/html"), ("static/app.js", "javascript"), ("static/style.css", "text/css")):
+    modules = sorted((ROOT / "piramida" / "web" / "static" / "js").glob("*.js"))
+    assert any(m.name == "main.js" for m in modules)
+    files = [("", "text/html"), ("static/style.css", "text/css")]
+    files += [(f"static/js/{m.name}", "javascript") for m in modules]  # module scripts need a JavaScript type
+    for path, kind in files:
         with urllib.request.urlopen(client.url + "/" + path, timeout=30) as r:
             assert r.status == 200 and kind in r.headers["Content-Type"]
             body = r.read().decode()

@@ -30,7 +30,7 @@ def test_table_lists_every_env() -> None:
         }
         for e in pg.ENV_IDS
     }
-    report = {"machine": "m", "noise": "pro", "steps_per_variant": 1, "repeat": 1, "results": rows}
+    report = {"pinned": "m", "noise": "pro", "steps_per_variant": 1, "repeat": 1, "results": rows}
     text = env_steps.table(report)
     assert all(e in text for e in pg.ENV_IDS)
     assert "50%" in text

@@ -148,7 +148,7 @@ def test_importing_the_envs_loads_no_ray_but_the_rllib_class_does() -> None:
         "    import ray  # noqa\n"
         "except ImportError:\n"
         "    print('noray'); raise SystemExit\n"
-        "cls = g.MultiAgentPyramid\n"
+        "from piramida.training.rllib_env import MultiAgentPyramid as cls\n"
         "from ray.rllib.env.multi_agent_env import MultiAgentEnv\n"
         "print(issubclass(cls, MultiAgentEnv), cls({'variant': 'moscow'}).variant)\n"
     )

@@ -51,7 +51,7 @@ def _train(
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 
-    from piramida.env.gym import MultiAgentPyramid
+    from piramida.training.rllib_env import MultiAgentPyramid
 
     temp = ray_temp
     # The algorithm's result folder (by default under ~/ray_results).
@@ -118,8 +118,8 @@ def test_rllib_env_refuses_out_of_space_actions_before_changing_anything() -> No
     # same check (decode.check_action / check_flat) guards its step.
     import numpy as np
 
-    from piramida.env.gym import MultiAgentPyramid
     from piramida.env.gym.decode import InvalidActionError
+    from piramida.training.rllib_env import MultiAgentPyramid
 
     for flat, bad in ((False, {"ball": np.inf}), (True, np.full(96, np.nan))):
         env = MultiAgentPyramid({"variant": "five_ball", "noise": "none", "flat": flat})

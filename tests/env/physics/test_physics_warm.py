@@ -38,7 +38,7 @@ def test_no_helper_when_disabled(monkeypatch):
 
 def test_spare_core_is_judged_by_what_runs_now_not_the_load_average(monkeypatch):
     """A load average of 1.0 left by work that has just finished must not
-    turn the helper off on an idle machine; a busy one must."""
+    turn the helper off on an otherwise quiet machine; a busy one must."""
     monkeypatch.setattr(warm.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(warm.os, "getloadavg", lambda: (1.9, 1.0, 1.0))
     monkeypatch.setattr(warm, "runnable_now", lambda: 1)  # only this process

@@ -1,4 +1,4 @@
-"""``Referee.outcome_key``'s contract: two shots from one position and state
+"""``BaseReferee.outcome_key``'s contract: two shots from one position and state
 with equal keys, one judged legal, get the same ruling but for where the
 balls rest, and nothing is re-spotted (five balls: the same balls come
 back, placed by its ``rested``).
@@ -81,7 +81,7 @@ def _open_tables() -> list[tuple[Position, Any, Any, Simulator]]:
 
 
 def _is(made: Any, judged: Any) -> None:
-    """``Referee.rested``'s ruling is the judged one, frame state included
+    """``BaseReferee.rested``'s ruling is the judged one, frame state included
     (a ruling's equality leaves the state out)."""
     assert made == judged and made.state == judged.state
 
@@ -426,7 +426,7 @@ def test_five_ball_keys_tell_the_caroms_apart() -> None:
 
 def test_pots_of_one_shape_rule_alike_but_for_the_balls() -> None:
     """Shelf variants: pots whose keys differ only in which balls played
-    which part (``Referee.shape``) rule alike but for those balls, and
+    which part (``BaseReferee.shape``) rule alike but for those balls, and
     ``relabeled`` makes each one's ruling, frame state included, from the
     first legal one's. Real strokes: every struck ball the rules allow,
     from every angle, in every shelf variant, open tables and a ball in

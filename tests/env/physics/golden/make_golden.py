@@ -21,8 +21,8 @@ HERE = Path(__file__).parent
 
 def constant_friction_table() -> Table:
     """The default table with the constant ball-ball friction (mu_ball) and
-    no squirt (cue_end_mass 0): the models before issue 13 made the
-    speed-dependent friction and squirt the defaults."""
+    no squirt (cue_end_mass 0), the simpler models the golden cases were made
+    with; the default table has speed-dependent friction and squirt."""
     t = Table.default()
     ph = dataclasses.replace(t.physics, ball_friction_model="constant", cue_end_mass=0.0)
     return dataclasses.replace(t, physics=ph)
