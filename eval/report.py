@@ -103,8 +103,9 @@ def best_of(ratings: dict[str, Any], los: dict[str, dict[str, float | None]]) ->
     if len(leaders) == 1:
         text = f"{top} (significantly ahead of every other agent)"
     else:
-        text = (f"no significant difference between {top} and {', '.join(leaders[1:])} "
-                f"({top} has the highest Elo)")
+        others = ", ".join(leaders[1:-1])
+        rest = f"{others} and {leaders[-1]}" if others else leaders[-1]
+        text = (f"{top} has the highest Elo, not significantly ahead of {rest}")
     return {"leaders": leaders, "significant": len(leaders) == 1, "text": text}
 
 
