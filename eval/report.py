@@ -105,7 +105,7 @@ def best_of(ratings: dict[str, Any], los: dict[str, dict[str, float | None]]) ->
     else:
         others = ", ".join(leaders[1:-1])
         rest = f"{others} and {leaders[-1]}" if others else leaders[-1]
-        text = (f"{top} has the highest Elo, not significantly ahead of {rest}")
+        text = f"no significant leader: {top} (highest Elo) is not significantly ahead of {rest}"
     return {"leaders": leaders, "significant": len(leaders) == 1, "text": text}
 
 

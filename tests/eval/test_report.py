@@ -145,7 +145,7 @@ def test_best_is_claimed_only_where_significant_and_los_covers_every_two_agents(
     _results(db2, ["x", "y"], 4, 4, winner)
     tie = analyse(str(db2), bootstrap=20)["variants"]["free"]["best"]
     assert sorted(tie["leaders"]) == ["x", "y"] and tie["significant"] is False
-    assert tie["text"].startswith("no significant difference")
+    assert tie["text"].startswith("no significant leader")
     # Few pairs are not enough either, however one-sided: two won pairs.
     db3 = tmp_path / "few.sqlite"
     _results(db3, ["strong", "x"], 2, 2, winner)
