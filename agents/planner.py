@@ -133,6 +133,19 @@ def simulate_many(
     return out
 
 
+@dataclass(frozen=True)
+class SearchTrace:
+    """What the last search of a shot decision computed: the view it
+    planned for and every candidate of its search, as arms in the search's
+    order; those a policy prior left out, or the budget never reached,
+    have no samples (``n`` 0, ``rounds`` 0). Self-play reads the samples
+    each candidate got as the search's distribution over them
+    (training/iterate.py)."""
+
+    view: GameView
+    arms: tuple[Arm, ...]
+
+
 def rank(arms: Sequence[Arm]) -> list[Arm]:
     """Evaluated arms best first: the survivors of the last round of
     successive halving, by mean value, then the ones dropped earlier
@@ -204,6 +217,9 @@ class PlannerAgent:
         #: The chosen shot's value when it is a frame-winning chance (the
         #: race value, a value network), else None: self-play data records it.
         self.last_value: float | None = None
+        #: The last shot decision's search (``SearchTrace``); None where the
+        #: decision searched nothing (a choice, a lag, a plain break).
+        self.last_search: SearchTrace | None = None
 
     @classmethod
     def of(
@@ -258,6 +274,7 @@ class PlannerAgent:
     # ------------------------------------------------------------ entry
     def act(self, view: GameView) -> Action:
         self.last_value = None
+        self.last_search = None
         ctx = Context(view, self.budget.start(), self.model)
         if view.kind == "choice":
             return self.choose(ctx)
@@ -317,6 +334,7 @@ class PlannerAgent:
         arms = self.candidates(ctx)
         if not arms:
             return []
+        self.last_search = SearchTrace(ctx.view, tuple(arms))
         if self.prior is not None and len(arms) > self.prior_top:
             keep = self.prior.shortlist(ctx.view, [a.cand for a in arms], self.prior_top)
             arms = [arms[i] for i in keep]
@@ -448,4 +466,4 @@ def warm_up(view: GameView) -> None:
         pass
 
 
-__all__ = ["Allowance", "Arm", "PLANNER_SEARCHES", "PlannerAgent", "rank", "simulate_many", "warm_up"]
+__all__ = ["Allowance", "Arm", "PLANNER_SEARCHES", "PlannerAgent", "SearchTrace", "rank", "simulate_many", "warm_up"]

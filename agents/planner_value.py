@@ -3,12 +3,11 @@ number of balls, and the turn value of the others.
 
 In the games scored by balls (free, combined, Moscow, Nevskaya and dynamic
 pyramid: the first to ``target`` balls wins) a frame is a race of runs at
-the table. The first planner valued the position a shot leaves as
-``1.5 p - 0.5`` balls: one pot, as if the turn ended after it. That
-undervalues position play by a factor of about four - a pot that leaves an
-easy next pot starts a run, and a run decides the frame - and ignores the
-score (an easy leave for the opponent who needs one ball is a lost frame;
-the same leave at 0-0 is not).
+the table. Valuing the position a shot leaves as one pot (``1.5 p - 0.5``
+balls, as if the turn ended after it) would undervalue position play by a
+factor of about four - a pot that leaves an easy next pot starts a run, and
+a run decides the frame - and ignore the score (an easy leave for the
+opponent who needs one ball is a lost frame; the same leave at 0-0 is not).
 
 Here the value of a sample is the frame-winning chance of a simple race
 model: each visit's first shot pots with the leave's chance ``p`` (the

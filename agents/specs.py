@@ -12,6 +12,11 @@ take the caller's defaults (a match passes its noise preset and budget,
 those take the agent's own. Where agents are named: ``piramida match
 --agents``, ``piramida play --agents``, ``piramida suggest --agent`` (an
 agent in ``RANKING`` only).
+
+In a tournament, a sequential test or a study, ``{variant}`` in a spec is
+replaced by the name of the variant being played (``for_variant``), so that
+one spec names each variant's own model:
+``policy:path=models/{variant}_policy.pt``.
 """
 
 from __future__ import annotations
@@ -82,9 +87,23 @@ def _flag(text: str, what: str) -> bool:
     raise AgentSpecError(f"{what} must be true or false, got {brief(text, 30)}")
 
 
+#: Replaced by the variant's name in a tournament's specs (``for_variant``).
+VARIANT_PLACEHOLDER = "{variant}"
+
+
+def for_variant(text: str, variant: str) -> str:
+    """A spec with ``{variant}`` replaced by ``variant``."""
+    return text.replace(VARIANT_PLACEHOLDER, variant)
+
+
 def _file(text: str, what: str) -> str:
     from pathlib import Path
 
+    if VARIANT_PLACEHOLDER in text:
+        raise AgentSpecError(
+            f"{what}: {VARIANT_PLACEHOLDER} is replaced by the variant's name only in a tournament, "
+            f"sprt or study, got {brief(text, 60)}"
+        )
     if not text.strip():
         raise AgentSpecError(f"{what} must name a file")
     if not Path(text).is_file():

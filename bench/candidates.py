@@ -20,7 +20,8 @@ Run from the repository root (or ``piramida bench candidates --json``)::
     .venv/bin/python -m bench.candidates [--json] [--limit N] [--noise pro] [--search greedy] [--out FILE]
 
 Writes ``bench/results/candidates.json`` with one section a mode: ``timing``
-(the default), ``digest`` and ``compare_python`` (below).
+(the default; ``timing_wide`` etc. with another ``--search``), ``digest``
+and ``compare_python`` (below).
 
 ``--compare-python ROUNDS`` times the compiled strokes of a pot
 (agents/shots/probe.py) against the same search with every stroke in
@@ -244,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(signed(got)))
         return 0
     got = measure(a.limit, a.noise, a.repeats, a.search, a.positions)
-    write_record("candidates", got, argv, out=a.out, section="timing")
+    section = "timing" if a.search == "planner" else f"timing_{a.search}"
+    write_record("candidates", got, argv, out=a.out, section=section)
     out = signed(got)
     if a.json:
         print(json.dumps(out))

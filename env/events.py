@@ -12,6 +12,20 @@ JSON, one object per event, with only the keys that apply::
     {"t": 0.6, "type": "centre_line", "balls": ["0"], "to": "rear"}
     {"t": 0.7, "type": "off_table", "balls": ["3"], "cushion": "left_rear"}
     {"t": 0.2, "type": "motion", "balls": ["0"], "from": "sliding", "to": "rolling"}
+
+Three more types are the special cases of seed 003, which the physics never
+writes and a recorded match may hold (docs/rules.md, "Special cases")::
+
+    {"t": 1.4, "type": "on_rail", "balls": ["3"], "cushion": "right_rear"}
+    {"t": 0.8, "type": "returned", "balls": ["0"]}
+    {"t": 0.3, "type": "hanging_drop", "balls": ["7"], "pocket": "rl"}
+
+``on_rail``: the ball jumped and came to rest on top of the cushion or the
+rail (where: the position after holds it in ``rail``; ``cushion``, optional,
+the one it rests against). ``returned``: the ball left the table, struck
+someone or something off it and came back onto the bed. ``hanging_drop``: a
+ball standing in the jaws (of ``pocket``, optional) fell in by itself after
+the stroke began and before the struck ball reached it.
 """
 
 from __future__ import annotations
@@ -33,7 +47,12 @@ EVENT_TYPES: tuple[str, ...] = (
     "centre_line",
     "off_table",
     "motion",
+    "on_rail",
+    "returned",
+    "hanging_drop",
 )
+#: The types only a recorded match holds (seed 003, special cases).
+SPECIAL_TYPES: tuple[str, ...] = ("on_rail", "returned", "hanging_drop")
 MOTION_STATES: tuple[str, ...] = ("stationary", "spinning", "sliding", "rolling")
 
 # The log as numbers: what the physics writes before any Event object is
@@ -45,12 +64,23 @@ MOTION_STATES: tuple[str, ...] = ("stationary", "spinning", "sliding", "rolling"
 # off_table), the pocket's in POCKETS (pocket), > 0 for a centre_line to
 # the rear half and < 0 to the front, or the motion state left (index in
 # MOTION_STATES; ``b`` the one entered). The rows are in the log's order.
-CUE, BALL_BALL, CUSHION, POCKET, CENTRE_LINE, OFF_TABLE, MOTION = range(7)
+CUE, BALL_BALL, CUSHION, POCKET, CENTRE_LINE, OFF_TABLE, MOTION, ON_RAIL, RETURNED, HANGING_DROP = range(10)
 #: Seconds: no shot on a real table runs for an hour.
 MAX_EVENT_TIME = 3600.0
 #: Events in one log: a break has a few hundred, so this is generous.
 MAX_EVENTS = 100_000
-_NBALLS = {"cue": 1, "ball_ball": 2, "cushion": 1, "pocket": 1, "centre_line": 1, "off_table": 1, "motion": 1}
+_NBALLS = {
+    "cue": 1,
+    "ball_ball": 2,
+    "cushion": 1,
+    "pocket": 1,
+    "centre_line": 1,
+    "off_table": 1,
+    "motion": 1,
+    "on_rail": 1,
+    "returned": 1,
+    "hanging_drop": 1,
+}
 
 
 @dataclass(frozen=True)
@@ -74,8 +104,8 @@ class Event:
             )
         # A field that does not apply would be dropped or misread downstream.
         for name, value, types in (
-            ("cushion", self.cushion, ("cushion", "off_table")),
-            ("pocket", self.pocket, ("pocket",)),
+            ("cushion", self.cushion, ("cushion", "off_table", "on_rail")),
+            ("pocket", self.pocket, ("pocket", "hanging_drop")),
             ("to", self.to, ("centre_line", "motion")),
             ("from", self.from_, ("motion",)),
         ):
@@ -85,10 +115,12 @@ class Event:
             raise InvalidEventsError(f"ball_ball event with one ball twice: {brief(list(self.balls))}")
         if self.type == "cushion" and self.cushion not in CUSHIONS:
             raise InvalidEventsError(f"cushion event needs a cushion in {CUSHIONS}, got {brief(self.cushion)}")
-        if self.type == "off_table" and self.cushion is not None and self.cushion not in CUSHIONS:
-            raise InvalidEventsError(f"off_table cushion must be one of {CUSHIONS}, got {brief(self.cushion)}")
+        if self.type in ("off_table", "on_rail") and self.cushion is not None and self.cushion not in CUSHIONS:
+            raise InvalidEventsError(f"{self.type} cushion must be one of {CUSHIONS}, got {brief(self.cushion)}")
         if self.type == "pocket" and self.pocket not in POCKETS:
             raise InvalidEventsError(f"pocket event needs a pocket in {POCKETS}, got {brief(self.pocket)}")
+        if self.type == "hanging_drop" and self.pocket is not None and self.pocket not in POCKETS:
+            raise InvalidEventsError(f"hanging_drop pocket must be one of {POCKETS}, got {brief(self.pocket)}")
         if self.type == "centre_line" and self.to not in ("front", "rear"):
             raise InvalidEventsError(f"centre_line event needs to='front' or 'rear', got {brief(self.to)}")
         if self.type == "motion" and (self.to not in MOTION_STATES or self.from_ not in MOTION_STATES):
@@ -147,6 +179,12 @@ def describe_event(e: Event) -> str:
         return f"ball {who} crosses the centre line to the {e.to}"
     if e.type == "off_table":
         return f"ball {who} leaves the table at cushion {e.cushion}"
+    if e.type == "on_rail":
+        return f"ball {who} comes to rest on the rail" + (f" by cushion {e.cushion}" if e.cushion else "")
+    if e.type == "returned":
+        return f"ball {who} leaves the table, strikes something off it and comes back"
+    if e.type == "hanging_drop":
+        return f"ball {who} falls from the jaws" + (f" into pocket {e.pocket}" if e.pocket else "") + " by itself"
     return f"ball {who}: {e.from_} -> {e.to}"
 
 

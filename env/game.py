@@ -13,6 +13,12 @@ simulated alone on an empty table, player 0 left of the long axis, player 1
 right of it); the winner then chooses ``break`` or ``make_opponent_break``.
 Without it the seed picks the breaker.
 
+Every lag shot, played live (``check_shot``, ``play``), recorded
+(``play_recorded``) or read from a saved game (``from_dict``), goes through
+``check_lag_shot`` (the ``referee`` command calls it too): a recorded or saved
+history that breaks it is refused with one line naming the shot and the
+reason, never judged.
+
 Every frame ends (docs/rules.md, "How a frame ends"): a player reaches the
 target; the table is left with nothing to hit (the referee's ``settle``:
 the higher score wins, equal scores draw); or the frame reaches
@@ -35,7 +41,15 @@ from piramida.env.inputs import brief, known_keys, load_json
 from piramida.env.position import Position, cue_ball_of
 from piramida.env.rules import get_referee
 from piramida.env.rules import pyramid as P
-from piramida.env.rules.ruling import BREAK, MAKE_OPPONENT_BREAK, Next, Pending, Ruling, State
+from piramida.env.rules.ruling import (
+    BREAK,
+    MAKE_OPPONENT_BREAK,
+    Next,
+    Pending,
+    Ruling,
+    State,
+    reported_foul,
+)
 from piramida.env.shot import Shot
 from piramida.env.table import Table
 
@@ -53,6 +67,66 @@ class InvalidSaveError(PiramidaError):
 
 
 _SAVE_KEYS = ("piramida_game", "variant", "seed", "options", "lag", "initial", "history", "max_shots")
+
+
+# ------------------------------------------------------------------ the lag
+def lag_position(variant: str, player: int, table: Table | None = None) -> Position:
+    """The table of a lag shot: empty, ``player``'s ball in hand in the house
+    (each lag shot is simulated alone)."""
+    return Position(variant, (), to_move=player, in_hand="house", table=table or Table.default())
+
+
+def check_lag_shot(variant: str, player: int, shot: Shot, table: Table | None = None) -> None:
+    """Raise ``IllegalShotError`` unless ``shot`` is a lag shot ``player`` may
+    play (docs/game_rules.md §4.1; seed 004 items 7.1, 10.1-10.2): his own
+    ball, placed from hand on the playing surface, in the house (the house
+    line is not part of it: a ball on the line is outside), on his side of
+    the long axis (player 0 left of it, 1 right; on the axis counts as the
+    left), calling and declaring no ball (the table is empty)."""
+    t = table or Table.default()
+    cue = cue_ball_of(variant, player)
+    if shot.ball != cue or shot.place is None:
+        raise IllegalShotError(f"lag: strike ball {cue} placed in the house")
+    x, y = shot.place
+    r = t.ball_radius
+    if not t.on_surface(x, y) or not r <= x <= t.width - r:
+        why = "is not on the playing surface"
+    elif not t.in_house(x, y):
+        why = f"is outside the house (y < {t.house_line:.4f}; the house line is not part of it)"
+    elif (x > t.width / 2) != (player == 1):
+        why = f"is on player {1 - player}'s side of the long axis"
+    else:
+        shot.check_on(lag_position(variant, player, t))
+        return
+    raise IllegalShotError(f"lag: place the ball in the house on your side of the long axis: ({x}, {y}) {why}")
+
+
+def lag_distance(
+    variant: str,
+    player: int,
+    shot: Shot,
+    events: Sequence[Event],
+    after: Position,
+    table: Table | None = None,
+) -> float | None:
+    """One lag shot judged: ``check_lag_shot`` (an illegal one raises), then
+    the distance from the front cushion of the ball where it stopped, or
+    None when the lag is lost (item 7.2: the ball stopped on the opponent's
+    side, did not reach the rear cushion or touched it twice, touched a
+    long cushion, was pocketed or left the table; five balls: did not come
+    back into the house)."""
+    t = table or Table.default()
+    check_lag_shot(variant, player, shot, t)
+    return P.lag_result(t, player, events, after.ball_map, shot.ball, back_to_house=variant == "five_ball")
+
+
+def lag_winner(first: float | None, second: float | None) -> int | None:
+    """The winner of a lag from both players' ``lag_distance`` (player 0's
+    first): the one whose ball stopped nearer the front cushion, or None
+    when the lag is played again (both lost, or equally near; item 7.3)."""
+    if (first is None and second is None) or (first is not None and second is not None and first == second):
+        return None
+    return 0 if second is None or (first is not None and first < second) else 1
 
 
 class PhysicsUnavailableError(PiramidaError):
@@ -188,21 +262,33 @@ class Game:
         return self.play_recorded(shot, events, after, think_s)
 
     def play_recorded(
-        self, shot: Shot, events: Sequence[Event], after: Position, think_s: float | None = None
+        self,
+        shot: Shot,
+        events: Sequence[Event],
+        after: Position,
+        think_s: float | None = None,
+        reported: Sequence[str] = (),
     ) -> Ruling | None:
-        """Judge a shot whose outcome is given (event log and final position)."""
+        """Judge a shot whose outcome is given (event log and final
+        position), with the fouls ``reported`` on it from outside (as
+        ``report_foul``); None for a lag shot."""
+        if reported and self._state.next.kind == "lag":
+            raise IllegalShotError("a lag shot has no fouls to report (a lost lag is item 7.2's)")
         entry = {
             "type": "shot",
             "shot": shot.to_dict(),
             "events": [e.to_dict() for e in events],
             "after": after.to_dict(),
             "think_s": think_s,
-            "reported": [],
+            "reported": [str(k) for k in reported],
         }
         # The entry keeps the JSON form for saving; the objects in hand are
         # judged as they are instead of being parsed back from it.
         check_order(events)
-        ruling = self._apply(entry, (shot, list(events), after))
+        try:
+            ruling = self._apply(entry, (shot, list(events), after))
+        except IllegalShotError as exc:  # judged by the rules of live play, refused the same way
+            raise IllegalShotError(f"shot {self._shots + 1}: {exc}") from None
         self.history.append(entry)
         self.rulings.append(ruling)
         return ruling
@@ -214,12 +300,50 @@ class Game:
         self.rulings.append(None)
         return self._state
 
+    def judge_action(
+        self,
+        action: Shot | str,
+        events: Sequence[Event] = (),
+        after: Position | None = None,
+        reported: Sequence[str] = (),
+    ) -> Ruling:
+        """Any decision of the frame, with its ruling: a recorded shot (a lag
+        shot during the lag) with its outcome and the fouls reported on it,
+        or a choice. A lag shot or a choice gets ``Ruling.of_action``: legal,
+        no fouls, a note of what happened (the lag's result, the choice)."""
+        before = self._state
+        player = before.next.player
+        if isinstance(action, str):
+            self.choose(action)
+            return Ruling.of_action(before, self._state, f"p{player} chooses {action}")
+        if after is None:
+            raise IllegalShotError("a recorded shot needs the position after it")
+        ruling = self.play_recorded(action, events, after, reported=reported)
+        if ruling is not None:
+            return ruling
+        return Ruling.of_action(before, self._state, self._lag_note(int(player or 0)))
+
+    def _lag_note(self, player: int) -> str:
+        """What the lag shot just judged did (docs/game_rules.md §4.1)."""
+        res = self._lag_results[-1]
+        mine = "loses the lag (item 7.2)" if res is None else f"rests {res:.3f} m from the front cushion"
+        note = f"lag: p{player} {mine}"
+        if player == 0:
+            return note
+        if self._state.next.kind == "lag":
+            return f"{note}; lag replayed (item 7.3)"
+        a, b = self._lag_results[-2], res
+        win = self._state.next.player
+        if a is None or b is None:
+            return f"{note}; p{win} wins the lag and chooses who breaks (item 7.4)"
+        return f"{note}; p{win} wins the lag, {min(a, b):.3f} m against {max(a, b):.3f} m (item 7.4)"
+
     def report_foul(self, kind: str) -> Ruling:
         """A foul the simulation cannot see (docs/game_rules.md §3: hands on balls, feet
-        off the floor, interference...), reported on the most recent shot.
-        The shot is judged again with it; decisions taken after that shot
-        are dropped. ``kind == "shot_clock"`` records a shot-clock foul,
-        anything else the foul ``reported``."""
+        off the floor...), reported on the most recent shot. The shot is
+        judged again with it; decisions taken after that shot are dropped.
+        A kind of ``REPORTED_FOULS`` (``env/rules/ruling.py``) is judged
+        under its own name, anything else as the foul ``reported``."""
         idx = max((i for i, e in enumerate(self.history) if e["type"] == "shot"), default=None)
         if idx is None or self._entry_is_lag(idx):
             raise IllegalShotError("no shot to report a foul on")
@@ -239,7 +363,10 @@ class Game:
         self._rebuild()
 
     # ------------------------------------------------------------- replay
-    def _rebuild(self) -> None:
+    def _rebuild(self, loading: bool = False) -> None:
+        """Replay ``history`` from the start. ``loading``: a saved game's
+        history, where an entry the rules refuse is an ``InvalidSaveError``
+        naming the entry and the shot."""
         history, self.history, self.rulings = self.history, [], []
         self._lag_results: list[float | None] = []
         self._clock_used = [0, 0]
@@ -248,8 +375,14 @@ class Game:
             self._state = State(self.initial, Next(0, "lag"), breaker=self.initial.to_move)
         else:
             self._state = self.referee.initial_state(self.initial)
-        for entry in history:
-            ruling = self._apply(entry)
+        for i, entry in enumerate(history):
+            try:
+                ruling = self._apply(entry)
+            except PiramidaError as exc:
+                if not loading:
+                    raise
+                what = f"shot {self._shots + 1}" if entry.get("type") == "shot" else "a choice"
+                raise InvalidSaveError(f"saved game: history entry {i + 1} ({what}): {exc}") from None
             self.history.append(entry)
             self.rulings.append(ruling)
 
@@ -275,16 +408,17 @@ class Game:
             events = events_from_list(entry["events"])
             after = Position.from_dict(entry["after"], self.referee.table)
         if self._state.next.kind == "lag":
+            res = lag_distance(self.variant, self._state.next.player or 0, shot, events, after, self.referee.table)
             if isinstance(entry, dict):
                 entry["lag"] = True
-            self._lag_shot(shot, events, after)
+            self._lag_shot(res)
             self._shots += 1
             if self._shots >= self.max_shots:
                 self._state = self._drawn(self._state)
             return None
         self.referee.check_shot(self._state, shot)
         before = self._state.position
-        extra = [("shot_clock" if k == "shot_clock" else "reported") for k in entry.get("reported", [])]
+        extra = [reported_foul(str(k)) for k in entry.get("reported", [])]
         if self._clock_foul(before.to_move, entry.get("think_s")):
             extra.append("shot_clock")
         ruling = self.referee.judge(before, shot, events, after, extra, self._state)
@@ -322,33 +456,23 @@ class Game:
 
     # ------------------------------------------------------------- the lag
     def _lag_position(self) -> Position:
-        player = self._state.next.player or 0
-        return Position(self.variant, (), to_move=player, in_hand="house", table=self.referee.table)
+        return lag_position(self.variant, self._state.next.player or 0, self.referee.table)
 
     def _check_lag_shot(self, pos: Position, shot: Shot) -> None:
-        t = self.referee.table
-        side = pos.to_move
-        if shot.ball != cue_ball_of(self.variant, side) or shot.place is None:
-            raise IllegalShotError(f"lag: strike ball {cue_ball_of(self.variant, side)} placed in the house")
-        x, y = shot.place
-        if not t.in_house(x, y) or (x > t.width / 2) != (side == 1):
-            raise IllegalShotError("lag: place the ball in the house on your side of the long axis")
+        check_lag_shot(self.variant, pos.to_move, shot, self.referee.table)
 
-    def _lag_shot(self, shot: Shot, events: Sequence[Event], after: Position) -> None:
-        t = self.referee.table
+    def _lag_shot(self, res: float | None) -> None:
+        """Record one lag shot's ``lag_distance``; after player 1's, the
+        winner chooses or the lag is played again."""
         player = self._state.next.player or 0
-        res = P.lag_result(
-            t, player, events, after.ball_map, shot.ball, back_to_house=self.variant == "five_ball"
-        )
         self._lag_results.append(res)
         if player == 0:
             self._state = State(self.initial, Next(1, "lag"), breaker=self.initial.to_move)
             return
-        a, b = self._lag_results[-2], self._lag_results[-1]
-        if (a is None and b is None) or (a is not None and b is not None and a == b):
+        win = lag_winner(self._lag_results[-2], self._lag_results[-1])
+        if win is None:
             self._state = State(self.initial, Next(0, "lag"), breaker=self.initial.to_move)
             return
-        win = 0 if b is None or (a is not None and a < b) else 1
         pos = self.initial.replace(to_move=win, in_hand=None) if self.variant != "five_ball" else self.initial
         self._state = State(
             pos,
@@ -424,7 +548,7 @@ class Game:
         )
         g.history = [dict(e) for e in history]
         try:
-            g._rebuild()
+            g._rebuild(loading=True)
         except PiramidaError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:

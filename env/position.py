@@ -17,6 +17,13 @@ Text (one line, like FEN)::
 ``balls`` holds only the balls on the table. A ball in hand is the struck
 ball of the player to move (the coloured ball ``0`` in the pyramid games, the
 shooter's white in five-ball) and is absent from ``balls``.
+
+``rail`` (JSON ``"rail": {"3": [x, y]}``, text ``rail=3:x,y``; written only
+when not empty) holds the balls that jumped and came to rest on top of the
+cushion or the rail, where they rest: off the bed, within ``RAIL_REACH`` of
+the cushion nose lines, not over a pocket. Only the position a recorded shot
+ends in holds one (seed 003, special cases): the referee places it against
+the cushion before the next shot, and no shot is played with one there.
 """
 
 from __future__ import annotations
@@ -56,8 +63,11 @@ CLASSIC_RACK: tuple[tuple[str, ...], ...] = (
     ("2", "1", "12", "11", "3"),
 )
 
-_JSON_KEYS = ("variant", "balls", "shelves", "score", "owed", "to_move", "in_hand", "break")
+_JSON_KEYS = ("variant", "balls", "shelves", "score", "owed", "to_move", "in_hand", "break", "rail")
 _TEXT_KEYS = _JSON_KEYS
+#: How far beyond a cushion's nose line the top of the cushion and the rail
+#: reach, metres (the pictures draw them so: env/render/common.py).
+RAIL_REACH = 0.14
 
 #: Scores a position may hold. Fouls may push a point game's score below
 #: zero (classic71 deducts up to 30 points a foul) and a frame may run to
@@ -117,6 +127,8 @@ class Position:
     to_move: int = 0
     in_hand: str | None = None
     is_break: bool = False
+    #: Balls resting on the cushion rail, off the bed (seed 003, special cases).
+    rail: tuple[tuple[str, float, float], ...] = ()
     table: Table = field(default_factory=Table.default, compare=False, hash=False, repr=False)
 
     # ------------------------------------------------------------ construction
@@ -126,9 +138,11 @@ class Position:
             shelves = (tuple(self.shelves[0]), tuple(self.shelves[1]))
             score = (int(self.score[0]), int(self.score[1]))
             owed = (int(self.owed[0]), int(self.owed[1]))
+            rail = tuple(sorted(((str(b), float(x), float(y)) for b, x, y in self.rail), key=_id_key))
         except (TypeError, ValueError, OverflowError, IndexError) as exc:
             raise InvalidPositionError(f"position fields are malformed: {exc}") from None
         object.__setattr__(self, "balls", balls)
+        object.__setattr__(self, "rail", rail)
         object.__setattr__(self, "shelves", shelves)
         object.__setattr__(self, "score", score)
         object.__setattr__(self, "owed", owed)
@@ -189,7 +203,39 @@ class Position:
                 self._fail(f"ball {b} has a non-finite coordinate ({x}, {y})")
             if not t.on_surface(x, y):
                 self._fail(f"ball {b} at ({_coord(x)}, {_coord(y)}) is off the playing surface")
+        if self.rail:
+            self._validate_rail(known, seen)
         return seen
+
+    def _validate_rail(self, known: set[str], seen: set[str]) -> None:
+        """Balls on the rail: known ids, not also on the bed, each off the
+        bed and within ``RAIL_REACH`` of the nose lines, not over a pocket,
+        none overlapping another on the rail."""
+        t = self.table
+        r = t.ball_radius
+        for b, x, y in self.rail:
+            if b not in known:
+                self._fail(f"unknown ball id {b!r} on the rail for variant {self.variant}")
+            if b in seen:
+                self._fail(f"ball {b} is both on the rail and on the table, or twice on the rail")
+            seen.add(b)
+            if not (math.isfinite(x) and math.isfinite(y)):
+                self._fail(f"ball {b} on the rail has a non-finite coordinate ({x}, {y})")
+            on_bed = 0.0 <= x <= t.width and 0.0 <= y <= t.length
+            reach = -RAIL_REACH <= x <= t.width + RAIL_REACH and -RAIL_REACH <= y <= t.length + RAIL_REACH
+            if on_bed or not reach:
+                self._fail(
+                    f"ball {b} at ({_coord(x)}, {_coord(y)}) is not on the rail: its centre must lie beyond "
+                    f"a cushion's nose line by at most {RAIL_REACH} m"
+                )
+            for name, p in t.pockets.items():
+                cx, cy = p.mouth_centre
+                if math.hypot(x - cx, y - cy) < p.mouth / 2 + r:
+                    self._fail(f"ball {b} at ({_coord(x)}, {_coord(y)}) is over pocket {name}, not on the rail")
+        for i, (bi, xi, yi) in enumerate(self.rail):
+            for bj, xj, yj in self.rail[i + 1 :]:
+                if math.hypot(xi - xj, yi - yj) < 2 * r - 1e-9:
+                    self._fail(f"balls {bi} and {bj} overlap on the rail")
 
     def _validate_state(self, known: set[str], seen: set[str]) -> None:
         for i, shelf in enumerate(self.shelves):
@@ -230,10 +276,48 @@ class Position:
                         f"{math.hypot(xi - xj, yi - yj) * 1000:.2f} mm apart, diameter {2 * r * 1000:.0f} mm)"
                     )
 
+    def check_playable(self) -> Position:
+        """This position, if a player can play from it as it is given from
+        outside (the command line, the web API); else ``InvalidPositionError``.
+
+        Beyond the constructor's checks (which every position passes, the
+        physics' final ones included):
+
+        - no ball's centre is past a pocket's mouth line: such a ball is
+          inside the pocket (docs/game_rules.md §1); one hanging in the jaws
+          has its centre short of the line. The simulation lets a ball drop
+          only at the capture line, so a shot may leave one resting a few
+          millimetres past the mouth: that position is a shot's outcome (an
+          ``after``), read without this check;
+        - five balls: r1, r2 and y are on the table and the shelves are empty
+          (no ball stays off the table, docs/game_rules.md §5.7; a white is
+          on the table or waits in its owner's hand)."""
+        t = self.table
+        for b, x, y in self.balls:
+            for name, p in t.pockets.items():
+                u, v = p.local(x, y)
+                if u > 1e-9 and abs(v) <= p.mouth / 2:
+                    self._fail(f"ball {b} at ({_coord(x)}, {_coord(y)}) is inside pocket {name} (past its mouth line)")
+        if self.variant == "five_ball":
+            missing = [b for b in object_ball_ids("five_ball") if b not in self]
+            if missing:
+                self._fail(
+                    f"five balls: {', '.join(missing)} must be on the table "
+                    "(no ball stays off the table, docs/game_rules.md §5.7)"
+                )
+            if self.shelves != ((), ()):
+                self._fail("five balls has no shelves: pocketed balls come back to the table")
+        return self
+
     # ------------------------------------------------------------------ access
     @property
     def ball_map(self) -> dict[str, tuple[float, float]]:
         return {b: (x, y) for b, x, y in self.balls}
+
+    @property
+    def rail_map(self) -> dict[str, tuple[float, float]]:
+        """The balls resting on the rail (``rail``), by id."""
+        return {b: (x, y) for b, x, y in self.rail}
 
     def __contains__(self, ball: object) -> bool:
         # A plain loop: asked of every ball of every sample a planner judges.
@@ -255,7 +339,7 @@ class Position:
     def missing(self) -> tuple[str, ...]:
         """Balls of the variant neither on the table nor on a shelf nor in
         hand (pocketed or jumped, waiting to be re-spotted)."""
-        present = set(self.ids) | set(self.shelves[0]) | set(self.shelves[1])
+        present = set(self.ids) | set(self.shelves[0]) | set(self.shelves[1]) | {b for b, _, _ in self.rail}
         if self.in_hand is not None:
             present.add(cue_ball_of(self.variant, self.to_move))
         return tuple(b for b in ball_ids(self.variant) if b not in present)
@@ -314,7 +398,7 @@ class Position:
             "to_move": self.to_move,
             "in_hand": self.in_hand,
             "break": self.is_break,
-        }
+        } | ({"rail": {b: [x, y] for b, x, y in self.rail}} if self.rail else {})
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -362,6 +446,16 @@ class Position:
         brk = d.get("break", False)
         if not isinstance(brk, bool):
             raise InvalidPositionError(f"'break' must be true or false, got {brief(brk)}")
+        rail_in = d.get("rail", {})
+        if not isinstance(rail_in, dict):
+            raise InvalidPositionError("'rail' must be an object of id -> [x, y]")
+        rail: list[tuple[str, float, float]] = []
+        for b, xy in rail_in.items():
+            if not isinstance(xy, list | tuple) or len(xy) != 2:
+                raise InvalidPositionError(f"rail ball {brief(b, 20)}: coordinates must be [x, y] numbers, got {brief(xy)}")
+            x = number(xy[0], f"rail ball {brief(b, 20)} x", error=InvalidPositionError)
+            y = number(xy[1], f"rail ball {brief(b, 20)} y", error=InvalidPositionError)
+            rail.append((b, x, y))
         kw: dict[str, Any] = {}
         if table is not None:
             kw["table"] = table
@@ -374,6 +468,7 @@ class Position:
             int(to_move),
             in_hand,
             brk,
+            tuple(rail),
             **kw,
         )
 
@@ -389,7 +484,7 @@ class Position:
             f"variant={self.variant} balls={balls} shelves={shelves} "
             f"score={self.score[0]},{self.score[1]} owed={self.owed[0]},{self.owed[1]} "
             f"to_move={self.to_move} in_hand={self.in_hand or '-'} break={int(self.is_break)}"
-        )
+        ) + (" rail=" + ";".join(f"{b}:{_fmt(x)},{_fmt(y)}" for b, x, y in self.rail) if self.rail else "")
 
     def to_text(self) -> str:
         return self._text_unchecked()
@@ -418,15 +513,17 @@ class Position:
             raise InvalidPositionError("position text needs variant=NAME")
         d: dict[str, Any] = {"variant": fields["variant"]}
         try:
-            if fields.get("balls", "-") != "-":
+            for key in ("balls", "rail"):
+                if fields.get(key, "-") == "-":
+                    continue
                 balls: dict[str, list[float]] = {}
-                for item in fields["balls"].split(";"):
+                for item in fields[key].split(";"):
                     b, xy = item.split(":")
                     x, y = xy.split(",")
                     if b in balls:
                         raise InvalidPositionError(f"duplicate ball id {brief(b, 20)}")
                     balls[b] = [float(x), float(y)]
-                d["balls"] = balls
+                d[key] = balls
             if "shelves" in fields:
                 parts = fields["shelves"].split("|")
                 if len(parts) != 2:

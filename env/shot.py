@@ -18,8 +18,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from piramida.env.errors import InvalidShotError
+from piramida.env.errors import IllegalShotError, InvalidShotError
 from piramida.env.inputs import brief, check_text, load_json, number
+from piramida.env.position import FIVE_BALL_IDS, PYRAMID_IDS, Position
 from piramida.env.table import POCKETS
 
 # Limits a demanding user would expect from a real cue.
@@ -38,26 +39,16 @@ def _num(x: float) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
 
-#: Ids that passed ``_check_id`` (a few dozen ball names in practice; a
-#: search makes thousands of shots a second naming the same few balls).
-_GOOD_IDS: set[str] = set()
-_GOOD_IDS_MAX = 256
+#: The ball ids a shot may name: those of every variant (env/position.py).
+#: Which of them are on the table is the position's business
+#: (``Shot.check_on``, the referee).
+BALL_IDS: frozenset[str] = frozenset(PYRAMID_IDS + FIVE_BALL_IDS)
+_IDS_TEXT = "0-15, w1, w2, r1, r2, y"
 
 
 def _check_id(what: str, value: Any) -> None:
-    # Ids go into the text form unquoted, so separators would not round-trip:
-    # "=:," and whatever str.split() splits on (the control characters
-    # \x1c-\x1f among them), and nothing unprintable.
-    if type(value) is str and value in _GOOD_IDS:
-        return
-    if (
-        not isinstance(value, str)
-        or not value
-        or any(c in "=:," or c.isspace() or not c.isprintable() for c in value)
-    ):
-        raise InvalidShotError(f"{what} must be a ball id, got {brief(value, 30)}")
-    if type(value) is str and len(_GOOD_IDS) < _GOOD_IDS_MAX:
-        _GOOD_IDS.add(value)
+    if type(value) is not str or value not in BALL_IDS:
+        raise InvalidShotError(f"{what} must be a ball id ({_IDS_TEXT}), got {brief(value, 30)}")
 
 
 @dataclass(frozen=True)
@@ -117,6 +108,24 @@ class Shot:
             object.__setattr__(self, "call", (self.call[0], self.call[1]))
         if self.declare_frozen is not None:
             _check_id("declare_frozen", self.declare_frozen)
+
+    def check_on(self, position: Position) -> None:
+        """Raise ``IllegalShotError`` when the shot names a ball ``position``
+        does not hold: a called ball or a ball declared frozen (item 20
+        note 2) must be on the table, and the declared ball is not the
+        struck one. The struck ball itself (on the table or in hand) is
+        checked where it is placed (the physics, the referee)."""
+        if self.call is not None and self.call[0] not in position:
+            raise IllegalShotError(
+                f"called ball {self.call[0]} is not on the table (position: {position.to_text()})"
+            )
+        if self.declare_frozen is not None and (
+            self.declare_frozen == self.ball or self.declare_frozen not in position
+        ):
+            raise IllegalShotError(
+                f"declared frozen ball {self.declare_frozen} is not an object ball on the table "
+                f"(position: {position.to_text()})"
+            )
 
     def aimed(self, phi: float, v: float | None = None) -> Shot:
         """This stroke with direction ``phi`` (and speed ``v``), both checked

@@ -2,7 +2,8 @@
 of every pairing, the likelihood of superiority of every agent over every
 other, each agent's play statistics, the best agent where the difference
 is significant, and one table of agents by variants; whether the
-tournament is complete. ``analyse`` builds it as plain data (``piramida report --json``);
+tournament is complete; for a sequential test (``piramida sprt``) its
+verdict, LLR and bounds, and the LLR pair by pair. ``analyse`` builds it as plain data (``piramida report --json``);
 ``to_html`` renders it with the pictures embedded (``--html``), ``figures``
 writes the pictures as PNG files and ``to_markdown`` the tables as
 Markdown (``--figures``, ``--markdown``: what docs/evaluation.md shows).
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from piramida.eval.pairs import pair_score, pair_stats, pentanomial
+from piramida.eval.pairs import llr, pair_score, pair_stats, pentanomial, sprt_result
 from piramida.eval.ratings import Game, los_matrix, rate
 from piramida.eval.store import StoreError, open_read
 
@@ -80,11 +81,26 @@ def agent_stats(games: Sequence[dict[str, Any]], agent: int) -> dict[str, Any]:
     }
 
 
+def variant_agents(config: dict[str, Any], variant: str) -> list[str]:
+    """The agents of a tournament's configuration that play ``variant``
+    (its ``only`` table names those that play some variants only)."""
+    only = config.get("only") or {}
+    return [a for a in config["agents"] if variant in only.get(a, config["variants"])]
+
+
 def expected_games(config: dict[str, Any]) -> int:
     """How many games a tournament's configuration implies."""
-    n = len(config["agents"])
-    pairings = n - 1 if config.get("format") == "gauntlet" else n * (n - 1) // 2
-    return pairings * len(config["variants"]) * int(config["pairs"]) * 2
+    total = 0
+    first = config["agents"][0]
+    for v in config["variants"]:
+        names = variant_agents(config, v)
+        n = len(names)
+        if config.get("format") == "gauntlet":
+            pairings = n - 1 if first in names else 0
+        else:
+            pairings = n * (n - 1) // 2
+        total += pairings
+    return total * int(config["pairs"]) * 2
 
 
 def best_of(ratings: dict[str, Any], los: dict[str, dict[str, float | None]]) -> dict[str, Any]:
@@ -121,6 +137,9 @@ def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dic
             raise StoreError(f"{db}: no tournament {tournament} (stored: {', '.join(str(x['id']) for x in ts)})")
         names = store.agents(t["id"])
         games = store.games(t["id"])
+        seq = store.sequential(t["id"])
+    if seq is None and " sprt " in f" {t['command']} ":
+        seq = sprt_params(t["command"])
     variants: dict[str, Any] = {}
     anchor = "greedy" if "greedy" in names.values() else None
     for v in t["config"]["variants"]:
@@ -131,7 +150,8 @@ def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dic
             for g in vg if g["breaker"] is not None
         ]
         ratings, edge = rate(rgames, anchor=anchor, bootstrap=bootstrap) if rgames else ({}, 0.0)
-        ids = sorted(names)
+        playing = set(variant_agents(t["config"], v))
+        ids = sorted(a for a in names if names[a] in playing)
         met = {frozenset((g["agent_a"], g["agent_b"])) for g in vg}
         stats = {(a, b): pairing_stats(vg, a, b) for a in ids for b in ids if a != b and frozenset((a, b)) in met}
         pairs = {f"{names[a]} vs {names[b]}": stats[(a, b)] for i, a in enumerate(ids) for b in ids[i + 1:]
@@ -160,7 +180,7 @@ def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dic
             "agents": {names[a]: agent_stats(vg, a) for a in ids},
         }
     expected = expected_games(t["config"])
-    return {
+    out = {
         "tournament": {k: t[k] for k in ("id", "config", "command", "version", "created")},
         "games": len(games),
         "expected_games": expected,
@@ -168,6 +188,90 @@ def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dic
         "variants": variants,
         "best": {v: d["best"] for v, d in variants.items()},
     }
+    if seq is not None and len(t["config"]["agents"]) == 2:
+        ids = {spec: i for i, spec in names.items()}
+        a, b = (ids[x] for x in t["config"]["agents"])
+        cap = int(t["config"]["pairs"])
+        out["sprt"] = sprt_report([g for g in games if g["pair"] < cap], a, b, seq)
+    return out
+
+
+#: The most points of the LLR curve kept (pairs spread evenly).
+LLR_POINTS = 400
+
+
+def sprt_params(command: str) -> dict[str, float]:
+    """A sequential test's parameters read from its stored command line
+    (files written before they were kept apart); the command's defaults
+    where it gave none."""
+    import shlex
+
+    params = {"elo0": 0.0, "elo1": 20.0, "alpha": 0.05, "beta": 0.05}
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return params
+    for i, w in enumerate(words):
+        name, eq, value = w.partition("=")
+        if not eq and i + 1 < len(words):
+            value = words[i + 1]
+        key = name.removeprefix("--")
+        if name.startswith("--") and key in params:
+            try:
+                params[key] = float(value)
+            except ValueError:
+                pass
+    return params
+
+
+def sprt_report(games: Sequence[dict[str, Any]], a: int, b: int, params: dict[str, Any]) -> dict[str, Any]:
+    """A sequential test's state: the verdict (``H0``, ``H1`` or ``none``),
+    the LLR and its bounds on the whole pairs stored, and the LLR after each
+    pair in the order the pairs were played (``llr_curve``: [pairs, LLR])."""
+    by_pair: dict[int, list[float]] = {}
+    for g in sorted(games, key=lambda g: g["id"]):
+        if {g["agent_a"], g["agent_b"]} == {a, b}:
+            by_pair.setdefault(g["pair"], []).append(_score_of(g["winner"], a))
+    scores = [pair_score(*s) for _, s in sorted(by_pair.items()) if len(s) == 2]
+    e0, e1, al, be = (float(params[k]) for k in ("elo0", "elo1", "alpha", "beta"))
+    counts = [0] * 5
+    curve: list[list[float]] = [[0, 0.0]]
+    step = max(1, math.ceil(len(scores) / LLR_POINTS))
+    for i, x in enumerate(scores, 1):
+        counts[round(4 * x)] += 1
+        if i % step == 0 or i == len(scores):
+            curve.append([i, llr(counts, e0, e1)])
+    res = sprt_result(counts, e0, e1, al, be)
+    return {"elo0": e0, "elo1": e1, "alpha": al, "beta": be, "result": res["result"], "llr": res["llr"],
+            "bounds": res["bounds"], "pairs": res["pairs"], "pentanomial": counts, "llr_curve": curve}
+
+
+def sprt_line(s: dict[str, Any]) -> str:
+    """The verdict of a sequential test in one line."""
+    verdict = {"H1": f"H1 accepted (Elo >= {s['elo1']:g})", "H0": f"H0 accepted (Elo <= {s['elo0']:g})",
+               "none": "undecided"}[s["result"]]
+    return (f"sequential test Elo [{s['elo0']:g}, {s['elo1']:g}], alpha {s['alpha']:g}, beta {s['beta']:g}: "
+            f"{verdict} after {s['pairs']} pairs; LLR {s['llr']:+.2f} (bounds {s['bounds'][0]:+.2f}, "
+            f"{s['bounds'][1]:+.2f})")
+
+
+def llr_png(s: dict[str, Any]) -> bytes:
+    """The LLR of a sequential test after each pair, with its bounds."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.0, 3.2))
+    xs = [p for p, _ in s["llr_curve"]]
+    ax.plot(xs, [v for _, v in s["llr_curve"]], color="C0", lw=1.2, label="LLR")
+    for y, name in zip(s["bounds"], ("accept H0", "accept H1"), strict=True):
+        ax.axhline(y, color="C3" if y < 0 else "C2", ls="--", lw=0.9, label=f"{name} ({y:+.2f})")
+    ax.axhline(0.0, color="0.7", lw=0.6)
+    ax.set_xlabel("pairs")
+    ax.set_ylabel("log-likelihood ratio")
+    ax.set_title(f"SPRT Elo [{s['elo0']:g}, {s['elo1']:g}]: {s['result'] if s['result'] != 'none' else 'undecided'}",
+                 fontsize=9)
+    ax.legend(fontsize=8, loc="best")
+    out = _png_bytes(fig)
+    plt.close(fig)
+    return out
 
 
 def _status(rep: dict[str, Any]) -> str:
@@ -285,6 +389,10 @@ def to_html(rep: dict[str, Any]) -> str:
         f"noise {e(str(t['config']['noise']))}; seed {t['config']['seed']}; code {e(t['version'])}</p>"
         f"<p><code>{e(t['command'])}</code></p><p>{e(_status(rep))}</p>",
     ]
+    if "sprt" in rep:
+        png = base64.b64encode(llr_png(rep["sprt"])).decode()
+        parts.append(f"<h2>Sequential test</h2><p>{e(sprt_line(rep['sprt']))}; pentanomial "
+                     f"{rep['sprt']['pentanomial']}</p><img alt='LLR' src='data:image/png;base64,{png}'>")
     variants = rep["variants"]
     names = sorted({n for d in variants.values() for n in d["agents"]})
     parts.append("<h2>Agents by variant (Elo, greedy = 0)</h2><table><tr><th>agent</th>")
@@ -343,6 +451,7 @@ def to_markdown(rep: dict[str, Any]) -> str:
     out = [
         f"Tournament {t['id']}: {_status(rep)}; noise {t['config']['noise']}, seed {t['config']['seed']}, "
         f"code {t['version']}.",
+        *(["", f"{sprt_line(rep['sprt'])}."] if "sprt" in rep else []),
         "",
         "| agent | " + " | ".join(variants) + " |",
         "|---|" + "---|" * len(variants),
@@ -394,6 +503,8 @@ def los_table(los: dict[str, dict[str, float | None]]) -> list[str]:
 def summary(rep: dict[str, Any]) -> str:
     """The report as text for the terminal."""
     lines = [f"tournament {rep['tournament']['id']}: {_status(rep)}"]
+    if "sprt" in rep:
+        lines.append(sprt_line(rep["sprt"]))
     for v, d in rep["variants"].items():
         lines.append(f"{v}: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo")
         for n, r in sorted(d["ratings"].items(), key=lambda kv: -kv[1]["elo"]):

@@ -11,6 +11,14 @@ game twice.
   IGNORE, each in its own transaction, so a replayed game is dropped.
 - WAL journaling: readers (``piramida report`` during a run) do not block
   the one writer.
+- Runs of one tournament on one file share its games: a run claims a game
+  (``claim``: a row of ``claims`` naming the run and when the claim lapses)
+  before playing it and plays only games it holds; the row goes when the
+  game is stored. A run renews its claims while it runs; the claim of a run
+  that was killed lapses (at once where its process is known to be gone on
+  this host, else after the lease) and another run takes the game.
+- ``sequential`` keeps a sequential test's parameters (``piramida sprt``)
+  for the report's verdict.
 - ``meta.schema`` holds the schema version; a file of another version is
   refused with one line.
 - A file opened to be read (``open_read``: ``piramida report``, ``replay``,
@@ -25,7 +33,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 import sqlite3
+import time
+import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -78,7 +89,28 @@ CREATE TABLE IF NOT EXISTS games (
     UNIQUE (tournament_id, variant, agent_a, agent_b, pair, swap)
 );
 CREATE INDEX IF NOT EXISTS games_by_variant ON games (tournament_id, variant);
+CREATE TABLE IF NOT EXISTS claims (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    variant TEXT NOT NULL,
+    agent_a INTEGER NOT NULL,
+    agent_b INTEGER NOT NULL,
+    pair INTEGER NOT NULL,
+    swap INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    expires REAL NOT NULL,
+    PRIMARY KEY (tournament_id, variant, agent_a, agent_b, pair, swap)
+);
+CREATE TABLE IF NOT EXISTS sequential (
+    tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
+    params TEXT NOT NULL
+);
 """
+
+#: A game's identity in a tournament: (variant, agent_a, agent_b, pair, swap).
+GameId = tuple[str, int, int, int, int]
+
+#: Seconds a claim holds without being renewed.
+CLAIM_LEASE_S = 120.0
 
 GAME_FIELDS = (
     "variant", "agent_a", "agent_b", "pair", "swap", "seat0", "seat1", "rack_seed", "noise_seed",
@@ -248,7 +280,8 @@ class Store:
         return {(r[0], r[1], r[2], r[3], r[4]) for r in rows}
 
     def add_game(self, tournament_id: int, game: Mapping[str, Any]) -> bool:
-        """Store one game; False when it was stored already."""
+        """Store one game (and drop its claim); False when it was stored
+        already."""
         missing = [f for f in GAME_FIELDS if f not in game and f not in ("saved", "node", "breaker", "winner")]
         if missing:
             raise StoreError(f"a game record needs {', '.join(missing)}")
@@ -260,7 +293,68 @@ class Store:
                 f"VALUES (?, {', '.join('?' for _ in GAME_FIELDS)}, ?)",
                 (tournament_id, *values, _now()),
             )
+            db.execute(
+                "DELETE FROM claims WHERE tournament_id = ? AND variant = ? AND agent_a = ? AND agent_b = ? "
+                "AND pair = ? AND swap = ?",
+                (tournament_id, game["variant"], game["agent_a"], game["agent_b"], game["pair"], game["swap"]),
+            )
         return cur.rowcount == 1
+
+    # ----------------------------------------------------------------- claims
+    def claim(self, tournament_id: int, game: GameId, owner: str, lease_s: float = CLAIM_LEASE_S) -> str:
+        """Claim a game for run ``owner``: ``"mine"`` (claimed now, or held
+        already), ``"done"`` (stored) or ``"busy"`` (held by another run
+        whose claim has not lapsed)."""
+        where = "tournament_id = ? AND variant = ? AND agent_a = ? AND agent_b = ? AND pair = ? AND swap = ?"
+        args = (tournament_id, *game)
+        with self._tx() as db:
+            if db.execute(f"SELECT 1 FROM games WHERE {where}", args).fetchone() is not None:
+                return "done"
+            row = db.execute(f"SELECT owner, expires FROM claims WHERE {where}", args).fetchone()
+            if row is not None and row["owner"] != owner and not claim_lapsed(row["owner"], row["expires"]):
+                return "busy"
+            db.execute(
+                "INSERT OR REPLACE INTO claims (tournament_id, variant, agent_a, agent_b, pair, swap, owner, expires) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (*args, owner, time.time() + lease_s),
+            )
+        return "mine"
+
+    def renew(self, owner: str, lease_s: float = CLAIM_LEASE_S) -> None:
+        """Extend every claim of run ``owner``."""
+        with self._tx() as db:
+            db.execute("UPDATE claims SET expires = ? WHERE owner = ?", (time.time() + lease_s, owner))
+
+    def release(self, owner: str) -> None:
+        """Drop every claim of run ``owner`` (the games it did not finish)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM claims WHERE owner = ?", (owner,))
+
+    def claims(self, tournament_id: int) -> list[dict[str, Any]]:
+        """The claims on the tournament's games (games being played)."""
+        if not self._has_table("claims"):
+            return []
+        rows = self.db.execute("SELECT * FROM claims WHERE tournament_id = ?", (tournament_id,)).fetchall()
+        return [dict(r) for r in rows]
+
+    # ------------------------------------------------------ sequential tests
+    def set_sequential(self, tournament_id: int, params: Mapping[str, Any]) -> None:
+        """Keep a sequential test's parameters (elo0, elo1, alpha, beta)."""
+        with self._tx() as db:
+            db.execute("INSERT OR REPLACE INTO sequential (tournament_id, params) VALUES (?, ?)",
+                       (tournament_id, json.dumps(dict(params), sort_keys=True)))
+
+    def sequential(self, tournament_id: int) -> dict[str, Any] | None:
+        """A sequential test's parameters, or None (not a sequential test,
+        or a file written before they were kept)."""
+        if not self._has_table("sequential"):
+            return None
+        row = self.db.execute("SELECT params FROM sequential WHERE tournament_id = ?", (tournament_id,)).fetchone()
+        return None if row is None else dict(json.loads(row["params"]))
+
+    def _has_table(self, name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                               (name,)).fetchone() is not None
 
     def games(self, tournament_id: int | None = None, variant: str | None = None) -> list[dict[str, Any]]:
         sql, args = "SELECT * FROM games WHERE 1=1", []
@@ -278,6 +372,30 @@ class Store:
         if row is None:
             raise GameNotFoundError(f"{self.path}: no game {game_id}")
         return dict(row) | {"stats": json.loads(row["stats"])}
+
+
+def run_owner() -> str:
+    """A name for one run that claims games: host, process id and a random
+    part (``HOST/PID/HEX``)."""
+    return f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:12]}"
+
+
+def claim_lapsed(owner: str, expires: float) -> bool:
+    """Whether a claim no longer holds: its lease ran out, or its run's
+    process on this host is gone (killed runs free their games at once)."""
+    if expires < time.time():
+        return True
+    host, _, rest = owner.partition("/")
+    pid = rest.partition("/")[0]
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _wal_idle(path: Path) -> bool:

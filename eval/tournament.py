@@ -10,11 +10,20 @@ pairing, noise preset, seed, format - and the games it implies:
   every pairing uses the rack and noise streams of (seed, k) (env/driver.py),
   so all pairings of a variant meet the same racks;
 - a game is (variant, agent a, agent b, pair, swap); with swap 1 the seats
-  are exchanged.
+  are exchanged;
+- ``{variant}`` in an agent's spec is the variant played
+  (``policy:path=models/{variant}_policy.pt``: each variant's own model), and
+  ``only`` names the variants an agent plays where it is not all of them (a
+  model that exists for some variants only); every agent is checked in
+  every variant it plays before any game is played.
 
 Running it stores each finished game at once, in its own transaction; a
 rerun of the same configuration skips the games already stored, so a run
-killed at any moment loses at most the games in flight. With one worker and
+killed at any moment loses at most the games in flight. Runs of the same
+tournament on the same file at the same time share its games: each claims a
+game before playing it (eval/store.py), plays only its own claims, and when
+no game is left to claim waits for those others hold (taking over the
+claims of a run that died), so the games are played about once in all. With one worker and
 no Ray address the games run in this process; otherwise they run as Ray
 tasks on actors that build their agents once (a private local instance for
 ``workers``, a cluster for ``address``: eval/cluster.py), and only this
@@ -35,14 +44,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from piramida.agents.specs import parse_spec
+from piramida.agents.specs import AgentSpecError, for_variant, parse_spec
 from piramida.env.driver import FrameDriver, Step, rack_seed
 from piramida.env.errors import PiramidaError
 from piramida.env.inputs import brief
 from piramida.env.position import VARIANTS
 from piramida.env.shot import Shot
 from piramida.eval.match import play_frame
-from piramida.eval.store import Store, open_read
+from piramida.eval.store import CLAIM_LEASE_S, GameId, Store, open_read, run_owner
 from piramida.eval.version import code_version
 
 FORMATS = ("roundrobin", "gauntlet")
@@ -62,14 +71,15 @@ class TournamentConfig:
     seed: int = 0
     format: str = "roundrobin"
     max_shots: int = 300
+    #: (agent spec, the variants it plays) for agents that play only some
+    #: of ``variants``; the others play all.
+    only: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
             raise TournamentError(f"a tournament needs at least two agents, got {len(self.agents)}")
         if len(set(self.agents)) != len(self.agents):
             raise TournamentError("an agent spec is listed twice; give the copies different options (e.g. a seed)")
-        for a in self.agents:
-            parse_spec(a)
         if not self.variants:
             raise TournamentError("a tournament needs at least one variant")
         for v in self.variants:
@@ -77,6 +87,23 @@ class TournamentConfig:
                 raise TournamentError(f"unknown variant {brief(v, 30)}; known: {', '.join(VARIANTS)}")
         if len(set(self.variants)) != len(self.variants):
             raise TournamentError("a variant is listed twice")
+        for spec, vs in self.only:
+            if spec not in self.agents:
+                raise TournamentError(f"only: {brief(spec, 60)} is not one of the agents")
+            bad = [v for v in vs if v not in self.variants]
+            if bad or not vs:
+                raise TournamentError(f"only: {brief(spec, 60)} must play some of the variants "
+                                      f"({', '.join(self.variants)}), got {', '.join(vs) or 'none'}")
+        # Every agent in every variant it plays, before any game: a model
+        # missing for one variant is one line now, not an error after the
+        # other variants' games are stored.
+        for a in self.agents:
+            for v in self.variants_of(a):
+                try:
+                    parse_spec(for_variant(a, v))
+                except AgentSpecError as exc:
+                    where = f" in {v}" if for_variant(a, v) != a else ""
+                    raise TournamentError(f"agent {a} cannot play{where}: {exc}") from None
         if not 1 <= self.pairs <= MAX_PAIRS:
             raise TournamentError(f"pairs must be from 1 to {MAX_PAIRS}, got {self.pairs}")
         if self.format not in FORMATS:
@@ -89,15 +116,32 @@ class TournamentConfig:
             load_noise(self.noise)
 
     def to_dict(self) -> dict[str, Any]:
+        """The configuration as stored; its hash identifies the tournament
+        (``only`` appears only where given, so that a configuration without
+        it keeps the identity it always had)."""
         d = asdict(self)
         d["agents"], d["variants"] = list(self.agents), list(self.variants)
+        del d["only"]
+        if self.only:
+            d["only"] = {spec: list(vs) for spec, vs in self.only}
         return d
 
-    def pairings(self) -> list[tuple[int, int]]:
+    def variants_of(self, spec: str) -> tuple[str, ...]:
+        """The variants agent ``spec`` plays."""
+        return dict(self.only).get(spec, self.variants)
+
+    def pairings(self, variant: str | None = None) -> list[tuple[int, int]]:
+        """The pairings (agent indices); of one variant: those whose two
+        agents both play it."""
         n = len(self.agents)
         if self.format == "gauntlet":
-            return [(0, j) for j in range(1, n)]
-        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+            out = [(0, j) for j in range(1, n)]
+        else:
+            out = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        if variant is None:
+            return out
+        plays = [variant in self.variants_of(a) for a in self.agents]
+        return [(i, j) for i, j in out if plays[i] and plays[j]]
 
     def schedule(self) -> list[GameKey]:
         """Every game, pair by pair, so that an interrupted run leaves
@@ -106,31 +150,49 @@ class TournamentConfig:
             GameKey(v, a, b, k, s)
             for k in range(self.pairs)
             for v in self.variants
-            for a, b in self.pairings()
+            for a, b in self.pairings(v)
             for s in (0, 1)
         ]
 
 
-_CONFIG_KEYS = ("agents", "variants", "pairs", "noise", "seed", "format", "max_shots")
+_CONFIG_KEYS = ("agents", "variants", "pairs", "noise", "seed", "format", "max_shots", "only")
 
 
-def load_config(path: str | Path) -> TournamentConfig:
-    """A tournament from a TOML file (configs/tournaments/*.toml)."""
-    from piramida.env.inputs import check_text, known_keys
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML file as a dict; a one-line ``TournamentError`` if it cannot be
+    read or parsed."""
+    from piramida.env.inputs import check_text
 
     p = Path(path)
     try:
         text = check_text(p.read_bytes(), str(p), TournamentError)
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except OSError as exc:
         raise TournamentError(f"cannot read {p}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise TournamentError(f"{p}: not valid TOML: {exc}") from None
-    sec = data.get("tournament")
+
+
+def load_config(path: str | Path) -> TournamentConfig:
+    """A tournament from a TOML file (configs/tournaments/*.toml); a study's
+    file (eval/study.py) is one too, its ``[study]`` table aside."""
+    from piramida.env.inputs import known_keys
+
+    data = read_toml(path)
+    known_keys(data, ("tournament", "study"), str(path), TournamentError)
+    return config_from_table(data.get("tournament"), str(path))
+
+
+def config_from_table(sec: Any, p: str) -> TournamentConfig:
+    """A tournament from the ``[tournament]`` table of file ``p``."""
+    from piramida.env.inputs import known_keys
+
     if not isinstance(sec, dict):
         raise TournamentError(f"{p}: needs a [tournament] table")
-    known_keys(data, ("tournament",), str(p), TournamentError)
     known_keys(sec, _CONFIG_KEYS, f"{p} [tournament]", TournamentError)
+    only = sec.get("only", {})
+    if not isinstance(only, dict) or not all(isinstance(v, list) for v in only.values()):
+        raise TournamentError(f'{p}: [tournament.only] maps an agent spec to its variants: "SPEC" = ["free", ...]')
     try:
         return TournamentConfig(
             agents=tuple(sec["agents"]),
@@ -140,6 +202,7 @@ def load_config(path: str | Path) -> TournamentConfig:
             seed=int(sec.get("seed", 0)),
             format=str(sec.get("format", "roundrobin")),
             max_shots=int(sec.get("max_shots", 300)),
+            only=tuple((str(k), tuple(str(x) for x in v)) for k, v in only.items()),
         )
     except KeyError as exc:
         raise TournamentError(f"{p}: [tournament] needs {exc.args[0]}") from None
@@ -170,19 +233,21 @@ class GameRecord:
 
 
 class AgentPool:
-    """The agents of one worker, built once: one instance per spec and
-    side of the pairing (an agent may meet a copy of itself)."""
+    """The agents of one worker, built once: one instance per spec, side of
+    the pairing (an agent may meet a copy of itself) and, for a spec naming
+    ``{variant}``, variant."""
 
     def __init__(self, specs: Sequence[str], defaults: Mapping[str, Any]) -> None:
         self.specs = list(specs)
         self.defaults = dict(defaults)
-        self.cache: dict[tuple[int, int], Any] = {}
+        self.cache: dict[tuple[str, int], Any] = {}
 
-    def get(self, index: int, side: int) -> Any:
-        got = self.cache.get((index, side))
+    def get(self, index: int, side: int, variant: str = "") -> Any:
+        text = for_variant(self.specs[index], variant) if variant else self.specs[index]
+        got = self.cache.get((text, side))
         if got is None:
-            spec = parse_spec(self.specs[index])
-            got = self.cache[(index, side)] = spec.build(self.defaults if spec.name == "planner" else {})
+            spec = parse_spec(text)
+            got = self.cache[(text, side)] = spec.build(self.defaults if spec.name == "planner" else {})
         return got
 
 
@@ -197,7 +262,7 @@ def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = 
     driver = FrameDriver(key.variant, cfg.noise)
     actions: list[Any] = []
     safeties = [0, 0]
-    players = [pool.get(key.a, 0), pool.get(key.b, 1)]
+    players = [pool.get(key.a, 0, key.variant), pool.get(key.b, 1, key.variant)]
 
     def keep(step: Step, who: int) -> None:
         actions.append(step.action.to_dict() if isinstance(step.action, Shot) else step.action)
@@ -385,6 +450,78 @@ def _record_row(ids: Sequence[int], cfg: TournamentConfig, rec: GameRecord) -> d
     }
 
 
+#: Seconds between looks at games other runs hold.
+CLAIM_POLL_S = 1.0
+
+
+class Claims:
+    """The games one run plays: each claimed in the file before it is given
+    out (``next``), so that runs on one file share the work; the claims
+    renewed from a thread while the run lasts, and dropped at its end."""
+
+    def __init__(self, store: Store, tid: int, ids: Sequence[int], todo: Sequence[GameKey],
+                 limit: int | None) -> None:
+        from collections import deque
+
+        self.store, self.tid, self.ids = store, tid, ids
+        self.owner = run_owner()
+        self.queue = deque(todo)
+        self.busy: deque[GameKey] = deque()  # held by other runs; looked at again later
+        self.left = len(todo) if limit is None else limit
+        self._stop: Any = None
+
+    def game_id(self, k: GameKey) -> GameId:
+        return (k.variant, self.ids[k.a], self.ids[k.b], k.pair, k.swap)
+
+    def next(self) -> GameKey | None:
+        """The next game for this run, claimed; None when none is left to
+        claim now (``waiting`` says whether others' claims may yet be)."""
+        while self.queue and self.left > 0:
+            key = self.queue.popleft()
+            got = self.store.claim(self.tid, self.game_id(key), self.owner)
+            if got == "mine":
+                self.left -= 1
+                return key
+            if got == "busy":
+                self.busy.append(key)
+        return None
+
+    @property
+    def queued(self) -> bool:
+        """Whether games are left to claim (within the run's limit)."""
+        return bool(self.queue) and self.left > 0
+
+    @property
+    def waiting(self) -> bool:
+        """Whether games held by other runs may still come to this one."""
+        return bool(self.busy) and self.left > 0
+
+    def look_again(self) -> None:
+        """After a pause: the games other runs held go back to the queue
+        (stored ones are dropped by ``next``, lapsed claims taken)."""
+        time.sleep(CLAIM_POLL_S)
+        self.queue.extend(self.busy)
+        self.busy.clear()
+
+    def __enter__(self) -> Claims:
+        import threading
+
+        stop = self._stop = threading.Event()
+        path, owner = self.store.path, self.owner
+
+        def renew() -> None:
+            with Store(path) as s:
+                while not stop.wait(CLAIM_LEASE_S / 4):
+                    s.renew(owner)
+
+        threading.Thread(target=renew, name="claims", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self.store.release(self.owner)
+
+
 def _has_work(cfg: TournamentConfig, db: str | Path) -> bool:
     """Whether ``db`` lacks a game of ``cfg`` (read-only: nothing is
     written before Ray is known to start)."""
@@ -436,8 +573,6 @@ def run_tournament(
                 k for k in cfg.schedule()
                 if (k.variant, ids[k.a], ids[k.b], k.pair, k.swap) not in done
             ]
-            if limit is not None:
-                todo = todo[:limit]
             prog = Progress(len(cfg.schedule()), len(done))
 
             def finish(rec: GameRecord) -> None:
@@ -446,12 +581,20 @@ def run_tournament(
                 if on_game is not None:
                     on_game(prog)
 
-            if not use_ray:
-                pool = AgentPool(cfg.agents, planner_defaults(cfg))
-                for key in todo:
-                    finish(play_game(cfg, key, pool, "local"))
-            elif todo:
-                _run_on_ray(cfg, todo, n, finish, prog)
+            if todo:
+                with Claims(store, tid, ids, todo, limit) as claims:
+                    if not use_ray:
+                        pool = AgentPool(cfg.agents, planner_defaults(cfg))
+                        while True:
+                            key = claims.next()
+                            if key is not None:
+                                finish(play_game(cfg, key, pool, "local"))
+                            elif claims.waiting:
+                                claims.look_again()
+                            else:
+                                break
+                    else:
+                        _run_on_ray(cfg, claims, n, finish, prog)
     return tid, prog
 
 
@@ -464,40 +607,60 @@ WORKER_START_S = 300.0
 
 def _run_on_ray(
     cfg: TournamentConfig,
-    todo: Sequence[GameKey],
+    claims: Claims,
     n: int,
     finish: Callable[[GameRecord], None],
     prog: Progress,
 ) -> None:
-    """Play ``todo`` on ``n`` Ray actors. A game whose actor dies (its
-    process killed, its node lost) goes back to the front of the queue and
-    a new actor takes the dead one's place; a game that raises is an error
-    of the game and ends the run. Only this process writes the results, so
-    a game is stored once whatever happened to the actor that played it."""
+    """Play the games ``claims`` gives on ``n`` Ray actors. A game whose
+    actor dies (its process killed, its node lost) is played again first (it
+    stays claimed) and a new actor takes the dead one's place; a game that
+    raises is an error of the game and ends the run. Only this process
+    writes the results, so a game is stored once whatever happened to the
+    actor that played it."""
     from collections import deque
 
     import ray
     from ray.exceptions import NodeDiedError, RayActorError, WorkerCrashedError
 
     actor_cls = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
-    queue = deque(todo)
+    again: deque[GameKey] = deque()  # games of dead actors, still claimed
+    idle: list[Any] = []
     # A reference in flight -> its actor and its game (None: the actor's
     # readiness, for an actor that replaced a dead one).
     running: dict[Any, tuple[Any, GameKey | None]] = {}
 
     def give(actor: Any) -> None:
-        if queue:
-            key = queue.popleft()
+        key = again.popleft() if again else claims.next()
+        if key is None:
+            idle.append(actor)
+        else:
             running[actor.play.remote(key)] = (actor, key)
 
     for _ in range(n):
         give(actor_cls.remote(cfg))  # type: ignore[attr-defined]
-    while queue or any(key is not None for _, key in running.values()):
+    while True:
+        if idle and (again or claims.queued or claims.waiting):
+            if not (again or claims.queued):  # only games other runs hold: look at them again
+                if not running:
+                    time.sleep(CLAIM_POLL_S)
+                claims.queue.extend(claims.busy)
+                claims.busy.clear()
+            waiting, idle[:] = list(idle), []
+            for actor in waiting:
+                give(actor)
         playing = any(key is not None for _, key in running.values())
-        ready, _ = ray.wait(list(running), num_returns=1, timeout=None if playing else WORKER_START_S)
+        if not (playing or again or claims.queued or claims.waiting):
+            break
+        if not running:
+            continue
+        timeout = CLAIM_POLL_S if idle and claims.waiting else None if playing else WORKER_START_S
+        ready, _ = ray.wait(list(running), num_returns=1, timeout=timeout)
         if not ready:
+            if timeout == CLAIM_POLL_S:
+                continue
             raise TournamentError(
-                f"no Ray worker started in {WORKER_START_S:.0f} s to play the {len(queue)} games left; "
+                f"no Ray worker started in {WORKER_START_S:.0f} s to play the games left; "
                 "the games played are stored: the same command resumes"
             )
         actor, key = running.pop(ready[0])
@@ -510,7 +673,7 @@ def _run_on_ray(
                     f"{prog.workers_lost} Ray workers died; the games played are stored: the same command resumes"
                 ) from None
             if key is not None:
-                queue.appendleft(key)
+                again.append(key)
             ray.kill(actor, no_restart=True)
             fresh = actor_cls.remote(cfg)  # type: ignore[attr-defined]
             running[fresh.ready.remote()] = (fresh, None)
@@ -518,7 +681,7 @@ def _run_on_ray(
         if key is not None:
             finish(rec)
         give(actor)
-    for actor, _ in running.values():  # new workers no game was left for
+    for actor in [a for a, _ in running.values()] + idle:  # workers no game was left for
         ray.kill(actor, no_restart=True)
 
 

@@ -11,6 +11,12 @@ KeyError, TypeError, OverflowError, RecursionError.
 The command line gets the same treatment for a few commands: exit status
 2 with one ``error:`` line on stderr and nothing on stdout, or exit 0.
 
+Positions to play from (``Position.check_playable``, what every command
+taking a position applies) hold no ball inside a pocket and, in five balls,
+all of r1, r2 and y; a shot names only ball ids, and a call or a declared
+frozen ball only a ball on the table (``Shot.check_on``); noise keeps any
+valid shot valid.
+
 Inputs: numbers at the edges (0, -0.0, 5e-324, 1e308, 10**400, NaN, inf),
 wrong types, deep nesting, duplicate JSON keys (raw text), lone surrogates
 (what non-UTF-8 command-line bytes become), NUL, and valid forms with one
@@ -36,11 +42,12 @@ from piramida.env.errors import PiramidaError
 from piramida.env.events import events_from_json, events_to_json
 from piramida.env.game import Game
 from piramida.env.physics.noise import KEYS as NOISE_KEYS
-from piramida.env.physics.noise import MAX_SIGMA, load_noise
-from piramida.env.position import VARIANTS, Position
+from piramida.env.physics.noise import MAX_SIGMA, load_noise, presets
+from piramida.env.position import VARIANTS, Position, object_ball_ids
 from piramida.env.rules import get_referee
 from piramida.env.rules.options import parse_option_args
 from piramida.env.shot import (
+    BALL_IDS,
     MAX_PHI,
     MAX_PLACE,
     MAX_SPEED,
@@ -49,6 +56,7 @@ from piramida.env.shot import (
     MISCUE_LIMIT,
     Shot,
 )
+from piramida.env.table import Table
 
 FEW = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 CLI = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -155,6 +163,7 @@ VALID_POSITIONS = [
 ]
 VALID_SHOTS = [
     Shot.parse("ball=0 phi=70.08 v=1 a=0 b=0 theta=0"),
+    Shot.parse("ball=0 phi=70.08 v=1 a=0 b=0 theta=0 call=3:rr declare_frozen=8"),
     Shot.parse("ball=w1 phi=-90 v=2.5 a=0.3 b=-0.2 theta=10 place=0.5,0.6 call=r1:rl declare_frozen=y"),
 ]
 POS_KEYS = ["variant", "balls", "shelves", "score", "owed", "to_move", "in_hand", "break"]
@@ -172,14 +181,21 @@ VALID_EVENTS = [
 @st.composite
 def near_valid_positions(draw: st.DrawFn) -> dict[str, Any]:
     """A valid position with one number moved, often still valid: a ball
-    to the cushion, into a pocket's jaws, onto another ball; a score or a
-    count at its bound."""
+    to the cushion, into a pocket's jaws or past its mouth line, onto another
+    ball; some balls taken off; a score or a count at its bound."""
     d = json.loads(draw(st.sampled_from(VALID_POSITIONS)).to_json())
-    what = draw(st.sampled_from(["ball", "ball", "score", "owed", "to_move"]))
+    what = draw(st.sampled_from(["ball", "ball", "drop", "score", "owed", "to_move"]))
     if what == "ball" and d["balls"]:
         b = draw(st.sampled_from(sorted(d["balls"])))
-        i = draw(st.integers(0, 1))
-        d["balls"][b][i] = draw(st.floats(-0.1, 3.7) | st.sampled_from([0.0, -0.0, 5e-324, 0.034, 1.741, 3.516]))
+        if draw(st.booleans()):
+            i = draw(st.integers(0, 1))
+            d["balls"][b][i] = draw(st.floats(-0.1, 3.7) | st.sampled_from([0.0, -0.0, 5e-324, 0.034, 1.741, 3.516]))
+        else:  # on a pocket's axis, around its mouth line: hanging in the jaws or inside
+            p = TABLE.pockets[draw(st.sampled_from(sorted(TABLE.pockets)))]
+            u = draw(st.floats(-0.04, 0.04) | st.sampled_from([0.0, 1e-9, 2e-9, -1e-9, 0.034]))
+            d["balls"][b] = [p.mouth_centre[0] + u * p.axis[0], p.mouth_centre[1] + u * p.axis[1]]
+    elif what == "drop":  # some balls taken off (five balls keeps all of r1, r2, y on the table)
+        d["balls"] = {b: xy for b, xy in d["balls"].items() if draw(st.booleans())}
     elif what in ("score", "owed"):
         d[what][draw(st.integers(0, 1))] = draw(st.integers(-2, 3) | st.sampled_from([999, 1000, 1001, 100000, 100001]))
     else:
@@ -197,6 +213,9 @@ def near_valid_shots(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         d["a"], d["b"] = 0.0, 0.0
     return d
+
+
+TABLE = Table.default()
 
 
 def refused(exc: BaseException) -> None:
@@ -217,7 +236,21 @@ def check_position(p: Position) -> None:
     assert Position.parse(p.to_text()) == p
 
 
+def check_playable(p: Position) -> None:
+    """What ``Position.check_playable`` guarantees of a position it passes."""
+    check_position(p)
+    for _, x, y in p.balls:
+        for pk in p.table.pockets.values():
+            u, v = pk.local(x, y)
+            assert u <= 1e-9 or abs(v) > pk.mouth / 2, (x, y, pk.name)
+    if p.variant == "five_ball":
+        assert set(object_ball_ids("five_ball")) <= set(p.ids) and p.shelves == ((), ())
+
+
 def check_shot(s: Shot) -> None:
+    assert s.ball in BALL_IDS
+    assert s.call is None or s.call[0] in BALL_IDS
+    assert s.declare_frozen is None or s.declare_frozen in BALL_IDS
     for v in (s.phi, s.v, s.a, s.b, s.theta):
         assert isinstance(v, float) and math.isfinite(v)
     assert abs(s.phi) <= MAX_PHI
@@ -263,6 +296,22 @@ def test_position_parse(text: str) -> None:
     p = _try(Position.parse, text)
     if p is not None:
         check_position(p)
+        if _try(p.check_playable) is not None:
+            check_playable(p)
+
+
+@FEW
+@given(
+    st.one_of(
+        near_valid_positions().map(_raw_json),
+        near_valid_positions().map(lambda d: Position.from_dict(d).to_text() if _ok(Position.from_dict, d) else "-"),
+    )
+)
+def test_position_to_play_from(text: str) -> None:
+    # What the commands read (piramida/commands/common.py load_position).
+    p = _try(lambda t: Position.parse(t).check_playable(), text)
+    if p is not None:
+        check_playable(p)
 
 
 @FEW
@@ -312,6 +361,49 @@ def test_shot_from_dict(d: Any) -> None:
     s = _try(Shot.from_dict, d)
     if s is not None:
         check_shot(s)
+
+
+@FEW
+@given(
+    st.sampled_from(VALID_POSITIONS),
+    st.sampled_from(sorted(BALL_IDS)),
+    st.sampled_from(sorted(BALL_IDS) + [None]),
+    st.sampled_from(sorted(BALL_IDS) + [None]),
+    st.sampled_from(["text", "json"]),
+)
+def test_shot_against_a_position(pos: Position, ball: str, called: str | None, frozen: str | None, form: str) -> None:
+    # A call or a frozen-ball declaration names a ball on the table, in the
+    # text and the JSON form alike.
+    shot = Shot(ball, 70.0, 1.0, call=(called, "rr") if called else None, declare_frozen=frozen)
+    s = _try(Shot.parse, shot.to_text() if form == "text" else shot.to_json())
+    assert s == shot
+    _try(shot.check_on, pos)  # refused in one line, if at all
+    want = (called is None or called in pos) and (frozen is None or (frozen in pos and frozen != ball))
+    assert _ok(shot.check_on, pos) == want
+
+
+@FEW
+@given(near_valid_shots(), st.sampled_from(presets()), st.integers(0, 2**32 - 1))
+def test_noise_keeps_a_shot_valid(d: dict[str, Any], preset: str, seed: int) -> None:
+    # A stroke at any limit, perturbed by any preset, is still a shot: the
+    # direction wraps by whole turns, the rest is clipped; a direction left
+    # inside the limit is the intended one plus the drawn noise, unchanged.
+    import numpy as np
+
+    shot = _try(Shot.from_dict, d)
+    if shot is None:
+        return
+    noise = load_noise(preset)
+    assert noise is not None
+    got = noise.perturb(shot, np.random.default_rng(seed))
+    check_shot(got)
+    raw = shot.phi + float(np.random.default_rng(seed).standard_normal(5)[0] * noise.phi)
+    if abs(raw) <= MAX_PHI:
+        assert got.phi == raw
+    else:
+        event("wrapped")
+        turns = (raw - got.phi) / 360.0
+        assert round(turns) != 0 and math.isclose(turns, round(turns), abs_tol=1e-9)
 
 
 # ------------------------------------------------------------- event logs

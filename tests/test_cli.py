@@ -100,7 +100,7 @@ def test_show_text_file(tmp_path: Path) -> None:
         (["show", '{"variant": "free", "colour": 1}'], "unknown key"),
         (["show", "no/such/file.json"], "neither a file nor inline"),
         (["show", "variant=free", "--png", "x.jpg"], ".png"),
-        (["show", "variant=free", "--svg", "/no/such/dir/x.svg"], "does not exist"),
+        (["show", "variant=free", "--svg", "/dev/null/x.svg"], "is not a folder"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:

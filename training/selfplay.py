@@ -108,8 +108,16 @@ def build_agents(cfg: SelfPlayConfig) -> list[Any]:
     return out
 
 
-def play_shard(cfg: SelfPlayConfig, first: int, last: int, agents: Sequence[Any] | None = None) -> dict[str, np.ndarray]:
-    """Play frames ``first``..``last`` and return the shard's arrays."""
+def play_shard(
+    cfg: SelfPlayConfig,
+    first: int,
+    last: int,
+    agents: Sequence[Any] | None = None,
+    record: Callable[[Any, Any, int, int], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """Play frames ``first``..``last`` and return the shard's arrays;
+    ``record(step, agent, who, frame)`` after each recorded decision (more
+    arrays of the same decisions: training/iterate.py)."""
     from piramida.agents.planner_value import view_prior
     from piramida.agents.shots.probability import PotModel
 
@@ -134,6 +142,8 @@ def play_shard(cfg: SelfPlayConfig, first: int, last: int, agents: Sequence[Any]
             rows["agent"].append(who)
             rows["shot"].append(step.shots)
             rows["position"].append(view.position.to_text())
+            if record is not None:
+                record(step, agents[who], who, frame)
 
         rec = play_frame(
             cfg.variant, agents, seed=cfg.seed, pair=frame // 2, swap=bool(frame % 2),
@@ -211,9 +221,13 @@ def run_selfplay(
     address: str | None = None,
     command: str = "",
     on_shard: Callable[[int, int], None] | None = None,
+    play: Callable[..., dict[str, np.ndarray]] | None = None,
 ) -> list[Path]:
     """Play the shards of ``cfg`` not yet in ``out``; ``on_shard(frames
-    done, positions in the shard)`` after each. Returns the new shards."""
+    done, positions in the shard)`` after each. Returns the new shards.
+    ``play`` replaces ``play_shard`` (same arguments; a module-level
+    function, for Ray)."""
+    play = play if play is not None else play_shard
     if workers < 1:
         raise SelfPlayError(f"workers must be at least 1, got {workers}")
     out = Path(out).resolve()
@@ -230,10 +244,10 @@ def run_selfplay(
     if workers == 1 and address is None:
         agents = build_agents(cfg)
         for first, last in todo:
-            finish(first, last, play_shard(cfg, first, last, agents))
+            finish(first, last, play(cfg, first, last, agents))
         return written
     if todo:
-        _run_on_ray(cfg, todo, workers, address, finish)
+        _run_on_ray(cfg, todo, workers, address, finish, play)
     return written
 
 
@@ -243,6 +257,7 @@ def _run_on_ray(
     workers: int,
     address: str | None,
     finish: Callable[[int, int, dict[str, np.ndarray]], None],
+    play: Callable[..., dict[str, np.ndarray]] = play_shard,
 ) -> None:
     import ray
 
@@ -254,7 +269,7 @@ def _run_on_ray(
         else:
             ray.init(address=address, **kw)
     try:
-        task = ray.remote(num_cpus=1)(play_shard)
+        task = ray.remote(num_cpus=1)(play)
         running = {task.remote(cfg, first, last): (first, last) for first, last in todo}  # type: ignore[attr-defined]
         while running:
             ready, _ = ray.wait(list(running), num_returns=1)

@@ -68,7 +68,6 @@ __all__ = [
     "ENV_IDS",
     "FlatActionWrapper",
     "Frame",
-    "MultiAgentPyramid",
     "MultiAgentPyramidCore",
     "PyramidAEC",
     "PyramidEnv",

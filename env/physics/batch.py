@@ -125,6 +125,8 @@ def simulate_batch(
     played: list[Shot] = []
     starts: list[tuple[Position, bool]] = []
     for pos, sh, sd in zip(pos_list, shots, seed_list, strict=True):
+        if sh.call is not None or sh.declare_frozen is not None:
+            sh.check_on(pos)
         if nz is not None:
             sh = nz.perturb(sh, np.random.default_rng(sd))
         played.append(sh)

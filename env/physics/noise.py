@@ -4,7 +4,10 @@ A preset gives Gaussian standard deviations for the five stroke parameters:
 ``phi`` and ``theta`` in degrees, ``v`` in m/s, ``a`` and ``b`` in ball
 radii. The noise is drawn from ``numpy.random.default_rng(seed)`` in the
 fixed order phi, theta, v, a, b, so a seed reproduces the shot exactly.
-The perturbed shot is clipped to what a cue can do (env/shot.py limits).
+The perturbed shot stays a valid shot (env/shot.py limits): theta, v and
+the tip offset are clipped to what a cue can do, and a direction pushed past
+``MAX_PHI`` is wrapped by whole turns (the same direction), so a stroke aimed
+at the limit cannot fail because of its noise.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import numpy as np
 from piramida.configs import CONFIG_DIR
 from piramida.env.errors import PiramidaError
 from piramida.env.inputs import brief, check_text, known_keys, number
-from piramida.env.shot import MAX_SPEED, MAX_THETA, MIN_SPEED, MISCUE_LIMIT, Shot
+from piramida.env.shot import MAX_PHI, MAX_SPEED, MAX_THETA, MIN_SPEED, MISCUE_LIMIT, Shot
 
 KEYS = ("phi", "theta", "v", "a", "b")
 #: The largest sigma a preset may give each parameter: beyond these the
@@ -59,7 +62,7 @@ class Noise:
             a, b = a * MISCUE_LIMIT / r, b * MISCUE_LIMIT / r
         return Shot(
             ball=shot.ball,
-            phi=shot.phi + float(d[0]),
+            phi=wrap_phi(shot.phi + float(d[0])),
             v=v,
             a=a,
             b=b,
@@ -68,6 +71,16 @@ class Noise:
             call=shot.call,
             declare_frozen=shot.declare_frozen,
         )
+
+
+def wrap_phi(phi: float) -> float:
+    """``phi`` (degrees) within [-MAX_PHI, MAX_PHI]: unchanged when it is,
+    else moved by whole turns (the same direction)."""
+    if phi > MAX_PHI:
+        return phi - 360.0 * math.ceil((phi - MAX_PHI) / 360.0)
+    if phi < -MAX_PHI:
+        return phi + 360.0 * math.ceil((-MAX_PHI - phi) / 360.0)
+    return phi
 
 
 def presets() -> tuple[str, ...]:

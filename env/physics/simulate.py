@@ -176,6 +176,8 @@ class Simulator:
 
     def __call__(self, shot: Shot, noise: str | Path | Noise | None = None, seed: int | None = None) -> ShotResult:
         nz = load_noise(noise)
+        if shot.call is not None or shot.declare_frozen is not None:
+            shot.check_on(self.position)
         if nz is not None:
             shot = nz.perturb(shot, np.random.default_rng(seed))
         inp = self.loop_inputs(shot)

@@ -17,7 +17,9 @@ def render_ansi(position: Position) -> str:
     ``:`` the house and centre lines, ``+`` the spots; then the frame state.
 
     A ball that falls in an occupied cell moves to the nearest free one, so a
-    rack stays readable at this resolution.
+    rack stays readable at this resolution. A ball on the rail (seed 003,
+    special cases) is written into the border beside its cushion (its id on
+    a long cushion, ``@`` on a short one) and named under the table.
     """
     t = position.table
     cols, rows = ANSI_COLUMNS, ANSI_ROWS
@@ -51,9 +53,18 @@ def render_ansi(position: Position) -> str:
         grid[r][c] = b.rjust(3)
     half = cols * 3 // 2
     border = "O" + "=" * (half - 1) + "O" + "=" * (cols * 3 - half) + "O"
-    lines = [border]
-    lines += ["|" + "".join(row) + "|" for row in grid]
-    lines.append(border)
+    top, bottom = list(border), list(border)
+    sides = [["|", "|"] for _ in range(rows)]
+    for b, x, y in position.rail:
+        r, c = cell_of(x, y)
+        if 0.0 <= y <= t.length:
+            edge = top if x < 0 else bottom
+            edge[1 + 3 * c : 4 + 3 * c] = list(b.rjust(3, "="))
+        else:
+            sides[r][0 if y < 0 else 1] = "@"
+    lines = ["".join(top)]
+    lines += [left + "".join(row) + right for (left, right), row in zip(sides, grid, strict=True)]
+    lines.append("".join(bottom))
     lines.append(_status_text(position))
     return "\n".join(lines)
 
@@ -69,6 +80,8 @@ def _status_text(position: Position) -> str:
     if position.in_hand is not None:
         cue = cue_ball_of(position.variant, position.to_move)
         out.append(f"ball in hand: {cue} ({IN_HAND_NAMES[position.in_hand]})")
+    if position.rail:
+        out.append(f"on the rail: {' '.join(b for b, _, _ in position.rail)} (to be placed against the cushion)")
     return "\n".join(out)
 
 

@@ -19,14 +19,16 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from piramida.env.position import FIVE_BALL_IDS
+from piramida.env.position import FIVE_BALL_IDS, RAIL_REACH
 from piramida.env.table import Pocket, Table
 
 Point = tuple[float, float]
 
-# Widths around the playing surface, metres: cushion rubber, then the rail.
+# Widths around the playing surface, metres: cushion rubber, then the rail
+# (together the reach of a position's balls on the rail, ``RAIL_REACH``).
 CUSHION_WIDTH = 0.05
 RAIL_WIDTH = 0.09
+assert math.isclose(CUSHION_WIDTH + RAIL_WIDTH, RAIL_REACH)
 # Height of the panel under the table (shelves, scores, turn), metres.
 PANEL_HEIGHT = 0.42
 

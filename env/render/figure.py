@@ -156,9 +156,18 @@ def _draw_markings(ax: Axes, t: Table) -> None:
 
 
 def _draw_balls(ax: Axes, position: Position, fontsize: float) -> None:
+    """The balls on the bed, and those resting on the rail (seed 003,
+    special cases) where they rest, ringed with a dashed circle."""
+    from matplotlib.patches import Circle
+
     t = position.table
     for b, x, y in position.balls:
         draw_ball(ax, drawing_point(t, x, y), t.ball_radius, b, fontsize)
+    for b, x, y in position.rail:
+        at = drawing_point(t, x, y)
+        draw_ball(ax, at, t.ball_radius, b, fontsize, zorder=6)
+        ring = Circle(at, t.ball_radius * 1.35, fill=False, edgecolor="#ffd84a", linestyle="--", linewidth=0.9, zorder=6.5)
+        ax.add_patch(ring)
 
 
 def _draw_in_hand_zone(ax: Axes, position: Position) -> None:

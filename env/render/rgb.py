@@ -80,7 +80,7 @@ def render_rgb(position: Position, overlays: Sequence[Overlay] = ()) -> np.ndarr
     x0, x1, y0, y1 = extent(t, panel=False)
     sx, sy = w / (x1 - x0), h / (y1 - y0)
     d = max(3, round(2 * t.ball_radius * sx))
-    for b, x, y in position.balls:
+    for b, x, y in position.balls + position.rail:
         X, Y = drawing_point(t, x, y)
         spr = _sprite(b, d)
         n = spr.shape[0]

@@ -56,6 +56,8 @@ class Judgement:
     score: tuple[int, int]
     state: State
     notes: list[str] = field(default_factory=list)
+    #: Seed 003's special cases applied (``Ruling.special``).
+    special: tuple[str, ...] = ()
 
 
 class Outcome(NamedTuple):
@@ -163,6 +165,12 @@ class BaseReferee:
     #: order, given the stroke (``plain_key``): a check of those alone (the
     #: compiled strokes' verdict, agents/shots/probe.py) stands for it.
     keys_by_pockets = True
+    #: Seed 003's special cases ruled as seed 003 rules them (a ball on the
+    #: rail put back against the cushion, the cue ball returned by an outside
+    #: cause, a ball falling from the jaws): Moscow pyramid. Elsewhere the
+    #: texts of seed 004 rule them (items 24.1, 24.2, 23.2; docs/rules.md
+    #: "Special cases").
+    seed003_special = False
 
     def __init__(self, options: Mapping[str, Any] | None = None, table: Table | None = None) -> None:
         self.options = load_options(self.game_type, options)
@@ -264,6 +272,8 @@ class BaseReferee:
                 f"no shot now: player {state.next.player} must make a choice first "
                 f"({', '.join(state.next.choices)})"
             )
+        if pos.rail:
+            return f"no shot now: ball {pos.rail[0][0]} rests on the rail (the referee places it against the cushion first)"
         cue_in_hand = cue_ball_of(self.variant, pos.to_move) if pos.in_hand is not None else None
         for ball in self.allowed_cue_balls(pos):
             if ball not in pos and ball != cue_in_hand:
@@ -309,6 +319,8 @@ class BaseReferee:
             raise bad("the frame is over")
         if state.next.kind != "shot":
             raise bad(f"player {state.next.player} must make a choice first: {', '.join(state.next.choices)}")
+        if p.rail:
+            raise bad(f"ball {p.rail[0][0]} rests on the rail: it is placed against the cushion before a shot")
         allowed = self.allowed_cue_balls(p)
         if shot.ball not in allowed:
             raise bad(f"ball {shot.ball} may not be struck now (allowed: {', '.join(allowed)})")
@@ -335,6 +347,8 @@ class BaseReferee:
         ):
             raise bad(f"declared frozen ball {shot.declare_frozen} is not an object ball on the table")
         self.check_call(p, shot, bad)
+        if shot.call is not None and shot.call[0] not in p:  # a variant without a call still names a real ball
+            raise bad(f"called ball {shot.call[0]} is not on the table")
 
     def check_call(self, position: Position, shot: Shot, bad: Callable[[str], Exception]) -> None:
         """Variants without a call ignore one."""
@@ -357,7 +371,7 @@ class BaseReferee:
         if state is None:
             state = self.initial_state(before)
         facts, fouls = self.facts_and_fouls(self.fouls_position(before), shot, events, after, extra_fouls)
-        j = self.rule(before, shot, facts, fouls, state)
+        j = self.hanging_drop(before, facts, state) if facts.hanging else self.rule(before, shot, facts, fouls, state)
         return Ruling(
             legal=not j.fouls,
             fouls=order_fouls(j.fouls),
@@ -368,7 +382,49 @@ class BaseReferee:
             next=j.state.next,
             winner=j.state.winner,
             state=j.state,
+            special=j.special,
         )
+
+    def hanging_drop(self, before: Position, facts: P.ShotFacts, state: State) -> Judgement:
+        """A ball standing in the jaws fell in by itself before the struck
+        ball reached it, and the stroke missed: no foul, nothing scores, and
+        the shot stays with the player who missed. Seed 003 (special cases;
+        ``seed003_special``): the fallen ball (and anything else the stroke
+        dropped or sent off) is re-spotted (the third spot, §4.7), the cue
+        ball goes into hand in the house and the shot is played from there.
+        Elsewhere (seed 004 items 23.2, 1.7): every ball is put back where it
+        was and the shot is played again."""
+        fallen = ", ".join(b for b, _ in facts.hanging)
+        if not self.seed003_special:
+            note = f"ball {fallen} fell from the jaws by itself: the balls are put back, the shot is played again"
+            return Judgement(set(), {0: (), 1: ()}, {}, before.score, state, [note], ("hanging_drop",))
+        cue = cue_ball_of(self.variant, before.to_move)
+        balls = {b: xy for b, xy in facts.final.items() if b != cue}
+        balls.update(self.place_from_rail(balls, facts))
+        gone = [b for b, _ in facts.hanging] + [b for b in facts.pocketed_ids + facts.jumped if b != cue]
+        placed = self.respot(balls, gone)
+        balls.update(placed)
+        pos, nxt = self.ready(self.settled(before, facts, balls, in_hand=None), before.to_move, "house")
+        note = (
+            f"ball {fallen} fell from the jaws by itself: re-spotted, no foul; the cue ball goes into the house "
+            f"and player {before.to_move} plays the shot again"
+        )
+        return Judgement(
+            set(), {0: (), 1: ()}, placed, before.score, make_state(state, pos, nxt, None), [note], ("hanging_drop",)
+        )
+
+    def place_from_rail(self, balls: Mapping[str, XY], facts: P.ShotFacts) -> dict[str, XY]:
+        """Seed 003 (special cases): each ball resting on the rail
+        (``facts.rail``) is placed tight against the cushion near where it
+        stopped (``pyramid.place_on_cushion``), in id order, clear of
+        ``balls`` and of each other; the cushion is the one its ``on_rail``
+        event names, else the nearest."""
+        cushions = {e.balls[0]: e.cushion for e in facts.events if e.type == "on_rail"}
+        occupied = dict(balls)
+        placed: dict[str, XY] = {}
+        for b in sorted(facts.rail, key=P.id_order):
+            placed[b] = occupied[b] = P.place_on_cushion(self.table, facts.rail[b], occupied, cushions.get(b))
+        return placed
 
     def outcome_key(self, before: Position, shot: Shot, outcome: Outcome) -> tuple[Any, ...] | None:
         """A summary of a shot's outcome from what the physics says in a
@@ -567,9 +623,9 @@ class BaseReferee:
     ) -> tuple[P.ShotFacts, set[str]]:
         if shot.ball in before or shot.place is not None:
             start, near, frozen = self.start_near(before, shot)
-            facts = P.analyse(before, shot, events, after, start, frozen, near)
+            facts = P.analyse(before, shot, events, after, start, frozen, near, self.seed003_special)
         else:
-            facts = P.analyse(before, shot, events, after)  # its error names the missing ball
+            facts = P.analyse(before, shot, events, after, special=self.seed003_special)  # its error names the missing ball
         fouls = self.common_fouls(before, shot, facts)
         fouls.update(extra)
         return facts, fouls
@@ -606,6 +662,7 @@ class BaseReferee:
         if (
             after is not None
             and tup == after.balls
+            and not after.rail
             and after.variant == before.variant
             and after.table is before.table
         ):
@@ -635,7 +692,7 @@ class BaseReferee:
             return tuple(TAKE_BALL + b for b in self.takeable(state_pos))
         if stage == "take_or_hand":
             return tuple(TAKE_BALL + b for b in self.takeable(state_pos)) + (BALL_IN_HAND_ANYWHERE,)
-        if stage == "svoyak":
+        if stage in ("svoyak", "svoyak_pass"):
             return tuple(REMOVE_BALL + b for b in self.takeable(state_pos))
         if stage == "lag_winner":
             return (BREAK, MAKE_OPPONENT_BREAK)
@@ -661,9 +718,12 @@ class BaseReferee:
                 pos = position.replace(to_move=pending.chooser, in_hand=None)
                 return _state(state, pos, Next(pending.chooser, "choice", choices), pend)
             stages = stages[1:]
-        # Nothing to choose from: after a свояк the shooter plays on, after a
-        # foul the non-offender shoots.
+        # Nothing to choose from: after a свояк the shooter plays on (the
+        # opponent where the turn passes: "svoyak_pass"), after a foul the
+        # non-offender shoots.
         shooter = pending.offender if pending.stages[:1] == ("svoyak",) else pending.chooser
+        if pending.stages[:1] == ("svoyak_pass",):
+            shooter = 1 - pending.offender
         pos, nxt = self.ready(position, shooter, pending.in_hand)
         return _state(state, pos, nxt, None)
 

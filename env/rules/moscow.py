@@ -9,11 +9,14 @@ Interpretations (docs/game_rules.md §5.3, §6):
   cushion (the third spot)": the third spot is the rear spot, so they go
   through the ordinary re-spotting of §4.7 like every illegally pocketed
   ball;
-- the special cases of seed 003 (a cue ball returning after hitting a
-  person, a ball stopping on the cushion top) cannot come out of the
-  simulation: a ball that leaves the playing surface is an ``off_table``
-  event and is judged as jumped. A scorekeeper can report them with
-  ``Game.report_foul``.
+- the special cases of seed 003 are ruled as seed 003 rules them
+  (``seed003_special``; docs/rules.md "Special cases"): a ball on the rail
+  (``on_rail``) goes back against the cushion, the turn passes, what was
+  pocketed counts; the cue ball returned by an outside cause
+  (``returned``) costs no penalty, nothing pocketed counts, the turn
+  passes; a ball falling from the jaws (``hanging_drop``) leaves the shot
+  with the player who missed, from the house. The simulation never writes
+  these events; a recorded match holds them.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ _GAME_TYPE = GameType(
 
 class MoscowReferee(ShelfReferee):
     game_type = _GAME_TYPE
+    seed003_special = True
 
     def penalty_mode(self) -> str:
         return RETURN

@@ -56,6 +56,15 @@ class ShotFacts:
     after: Position | None = field(repr=False, compare=False, default=None)
     #: ``push_near`` of ``start`` where the caller had it (None: not given).
     near: list[tuple[str, float, float]] | None = field(repr=False, compare=False, default=None)
+    #: Seed 003's special cases, where the variant rules them so (``analyse``
+    #: with ``special``; elsewhere such balls are in ``jumped``): the balls
+    #: resting on the rail and where, the struck ball returned by an outside
+    #: cause.
+    rail: Mapping[str, XY] = field(default_factory=dict)
+    returned: tuple[str, ...] = ()
+    #: Balls that fell from the jaws by themselves before the struck ball
+    #: reached them (``hanging_drop``), with the pocket where the log names it.
+    hanging: tuple[tuple[str, str | None], ...] = ()
 
     @property
     def pocketed_ids(self) -> tuple[str, ...]:
@@ -105,13 +114,22 @@ def analyse(
     start: Mapping[str, XY] | None = None,
     frozen: Mapping[str, str] | None = None,
     near: list[tuple[str, float, float]] | None = None,
+    special: bool = False,
 ) -> ShotFacts:
     """Check that the event log and the position after fit the position
     before, and collect the facts. A log that cannot have come from this
     position is an ``InvalidEventsError`` naming the position. ``start``,
     ``frozen`` and ``near``: ``start_positions``, ``frozen_balls`` and
     ``push_near`` of this position and shot where the caller has them (a
-    search judges many strokes of one ball from one position)."""
+    search judges many strokes of one ball from one position).
+
+    The special cases' events (env/events.py ``SPECIAL_TYPES``): with
+    ``special`` (seed 003's rulings) a ball ``on_rail`` goes to
+    ``facts.rail`` and the struck ball ``returned`` to ``facts.returned``;
+    otherwise, and for an object ball returned, they are jumped balls (seed
+    004 items 24.1, 24.2: a ball stopping on the rail, or coming back after
+    touching something that is not part of the table, has left it). A ball
+    ``hanging_drop`` goes to ``facts.hanging`` either way."""
     if start is None:
         start = start_positions(before, shot)
     known = set(ball_ids(before.variant))
@@ -129,8 +147,17 @@ def analyse(
     gone: dict[str, str] = {}
     pocketed: list[tuple[str, str]] = []
     jumped: list[str] = []
+    on_rail: list[str] = []
+    returned: list[str] = []
+    hanging: list[tuple[str, str | None]] = []
+    contact = first_contact(events, shot.ball)
+    if before.rail:
+        raise bad(
+            f"ball(s) {', '.join(b for b, _, _ in before.rail)} rest on the rail: the referee places them "
+            "against the cushion before the next shot"
+        )
     in_play = known.intersection(start)
-    for e in events:
+    for k, e in enumerate(events):
         for b in e.balls:
             if b in in_play and b not in gone:
                 continue
@@ -147,6 +174,25 @@ def analyse(
             b = e.balls[0]
             gone[b] = "off the table"
             jumped.append(b)
+        elif e.type == "on_rail":
+            b = e.balls[0]
+            gone[b] = "on the rail"
+            (on_rail if special else jumped).append(b)
+        elif e.type == "returned":
+            returned.append(e.balls[0])
+        elif e.type == "hanging_drop":
+            b = e.balls[0]
+            if k < cues[0] or (contact is not None and k > contact[0]) or b == shot.ball:
+                raise bad(
+                    f"hanging_drop of ball {b} must come after the cue event and before the struck ball's "
+                    "first contact, and name another ball (seed 003: the fall makes the stroke miss)"
+                )
+            where = hanging_pockets(before.table, *start[b])
+            if not where or (e.pocket is not None and e.pocket not in where):
+                in_pocket = f" {e.pocket}" if e.pocket is not None else ""
+                raise bad(f"ball {b} was not standing in the jaws of a pocket{in_pocket} (hanging_drop)")
+            gone[b] = "fallen from the jaws"
+            hanging.append((b, e.pocket))
     final = after.ball_map
     if after.variant != before.variant:
         raise bad(f"position after is for variant {after.variant}, not {before.variant}")
@@ -155,10 +201,26 @@ def analyse(
             raise bad(f"ball {b} is on the table after the shot but was not before it")
         if b in gone:
             raise bad(f"ball {b} is on the table after the shot but was {gone[b]}")
+    rail = after.rail_map
+    for b in rail:
+        if gone.get(b) != "on the rail":
+            raise bad(f"ball {b} rests on the rail after the shot, and the log has no on_rail event for it")
+    for b, why in gone.items():
+        if why == "on the rail" and b not in rail:
+            raise bad(f"ball {b} has an on_rail event, and the position after does not hold it on the rail")
     for b in start:
         if b not in final and b not in gone:
             raise bad(f"ball {b} vanished: not on the table after, and no pocket/off_table event")
-    fc = first_contact(events, shot.ball)
+    back: list[str] = []
+    for b in dict.fromkeys(returned):
+        if b in gone:
+            continue  # it came back, then dropped or left again: that is what is judged
+        if special and b == shot.ball:
+            back.append(b)
+        else:
+            jumped.append(b)  # item 24.2: it touched something off the table
+            final = {k: xy for k, xy in final.items() if k != b}
+    fc = contact
     return ShotFacts(
         cue=shot.ball,
         start=start,
@@ -171,7 +233,58 @@ def analyse(
         events=tuple(events),
         after=after,
         near=near,
+        rail={b: rail[b] for b in on_rail},
+        returned=tuple(back),
+        hanging=tuple(hanging),
     )
+
+
+def hanging_pockets(table: Table, x: float, y: float) -> tuple[str, ...]:
+    """The pockets in whose jaws a ball at (x, y) stands: its centre within
+    half a mouth and a radius of the mouth's centre."""
+    r = table.ball_radius
+    return tuple(
+        name
+        for name, p in table.pockets.items()
+        if math.hypot(x - p.mouth_centre[0], y - p.mouth_centre[1]) <= p.mouth / 2 + r
+    )
+
+
+def place_on_cushion(
+    table: Table, at: XY, occupied: Mapping[str, XY], cushion: str | None = None, step: float = 0.001
+) -> XY:
+    """Where a ball that came to rest on the rail at ``at`` is put back
+    (seed 003, special cases: "placed tight against the cushion near where
+    it stopped on it"): frozen to the cushion segment nearest ``at`` (or
+    ``cushion``), at the point of the segment nearest ``at``, or the free
+    point nearest it along the segment, ``step`` apart, clear of the balls
+    ``occupied`` (touching allowed), the jaws and the pockets."""
+    r = table.ball_radius
+    segs = []
+    for c in table.cushions.values():
+        (sx, sy), (ex, ey) = c.start, c.end
+        length = math.hypot(ex - sx, ey - sy)
+        tx, ty = (ex - sx) / length, (ey - sy) / length
+        s = min(length, max(0.0, (at[0] - sx) * tx + (at[1] - sy) * ty))
+        dist = math.hypot(at[0] - (sx + s * tx), at[1] - (sy + s * ty))
+        segs.append((c.name != cushion, dist, c.name, s, length, (sx, sy), (tx, ty), c.normal))
+    segs.sort()
+
+    def free(x: float, y: float, name: str) -> bool:
+        return (
+            table.on_surface(x, y)
+            and table.frozen_cushion(x, y) == name
+            and all(math.hypot(x - ox, y - oy) >= 2 * r for ox, oy in occupied.values())
+        )
+
+    for _, _, name, s0, length, (sx, sy), (tx, ty), (nx, ny) in segs:
+        for k in range(int(length / step) + 2):
+            for s in (s0 + k * step, s0 - k * step) if k else (s0,):
+                if 0.0 <= s <= length:
+                    x, y = sx + s * tx + r * nx, sy + s * ty + r * ny
+                    if free(x, y, name):
+                        return (x, y)
+    raise ValueError(f"no room against any cushion for a ball from the rail at {at}")  # pragma: no cover
 
 
 # -------------------------------------------------------------------- the break
@@ -467,7 +580,7 @@ def respot(
     ymax = table.length - r
     placed: dict[str, XY] = {}
     occupied = dict(on_table)
-    for b in sorted(balls, key=_id_order):
+    for b in sorted(balls, key=id_order):
         blocked: list[tuple[float, float]] = []
         for o, (ox, oy) in occupied.items():
             need = 2 * r + (0.0 if touching and o in placed else gap)
@@ -496,7 +609,7 @@ def respot(
     return placed
 
 
-def _id_order(b: str) -> tuple[int, int, str]:
+def id_order(b: str) -> tuple[int, int, str]:
     return (0, int(b), "") if b.isdigit() else (1, 0, b)
 
 
@@ -511,7 +624,7 @@ def rack(table: Table, balls: Iterable[str], variant: str) -> dict[str, XY]:
         order = [b for row in CLASSIC_RACK for b in row]
         ids.sort(key=lambda b: order.index(b) if b in order else 99)
     else:
-        ids.sort(key=_id_order)
+        ids.sort(key=id_order)
     spots = rack_spots(table, len(ids))
     return dict(zip(ids, spots, strict=True))
 
@@ -537,7 +650,7 @@ def lag_result(
         return None
     rear = 0
     for e in events:
-        if e.type in ("pocket", "off_table"):
+        if e.type in ("pocket", "off_table", "on_rail", "returned"):
             return None
         if e.type == "cushion" and ball in e.balls:
             if e.cushion == "rear":

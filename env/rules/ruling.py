@@ -1,10 +1,12 @@
 """Ruling, Next and State: what a referee says about a shot (docs/design.md §2).
 
 ``Ruling.to_dict()`` is the public JSON, with exactly the keys ``legal``,
-``fouls``, ``scored``, ``respotted``, ``penalty``, ``score``, ``next`` and
-``winner``. The ruling also carries the resulting ``State`` (the next
-position plus the decision pending in the frame) for ``Game``; that part is
-not in the JSON.
+``fouls``, ``scored``, ``respotted``, ``penalty``, ``score``, ``next``,
+``winner``, ``owed`` (the balls each player owes, seed 003 "Штрафы") and
+``phase`` (the kind of decision next: lag, break, shot, choice, over) and
+``special`` (the special cases of seed 003 applied, usually none). The
+ruling also carries the resulting ``State`` (the next position plus the
+decision pending in the frame) for ``Game``; that part is not in the JSON.
 """
 
 from __future__ import annotations
@@ -25,7 +27,32 @@ FOUL_ORDER: tuple[str, ...] = (
     "cue_ball_pocketed",
     "shot_clock",
     "reported",
+    "balls_moving",
+    "cue_misuse",
+    "feet_off_floor",
+    "touched_ball",
+    "double_hit",
 )
+
+#: Fouls the physics cannot see, reported on a shot from outside
+#: (``Game.report_foul``, ``piramida referee --foul``): seed 004 item 29.1
+#: and seed 003 "Штрафы"; ``reported`` is any other.
+REPORTED_FOULS: dict[str, str] = {
+    "touched_ball": "a ball touched by hand, body, clothes, chalk or cue (item 17; seed 003)",
+    "feet_off_floor": "both feet off the floor (item 16; seed 003)",
+    "cue_misuse": "the cue ball struck other than with the tip (item 15; seed 003)",
+    "balls_moving": "struck before the balls stopped (item 14.2; seed 003)",
+    "double_hit": "the tip touched the cue ball twice (item 18)",
+    "push": "the tip kept on the cue ball until the contact (item 19.1)",
+    "shot_clock": "over the shot clock (item 26)",
+    "reported": "any other foul reported",
+}
+
+
+def reported_foul(kind: str) -> str:
+    """The foul name a reported ``kind`` is judged as: its own name when it
+    is one of ``REPORTED_FOULS``, else ``reported``."""
+    return kind if kind in REPORTED_FOULS else "reported"
 
 # Names of the decisions a player makes outside a shot (docs/design.md §4).
 SHOOT = "shoot"
@@ -81,7 +108,8 @@ class Pending:
     """The referee's private note of what the pending choices lead to.
 
     ``stages`` is the queue of decisions still to make ("take", "after",
-    "after_break", "svoyak", "take_or_hand", "lag_winner"); ``chooser`` makes
+    "after_break", "svoyak", "take_or_hand", "lag_winner"; "svoyak_pass": a
+    свояк on a shot whose turn passes, seed 003 special cases); ``chooser`` makes
     them; ``offender`` is the player who fouled (or the shooter of a свояк);
     ``in_hand`` is the ball-in-hand kind for whoever shoots next.
     """
@@ -98,7 +126,7 @@ class Pending:
         owed = [0, 0]
         if "take" in self.stages or "take_or_hand" in self.stages:
             owed[self.chooser] += 1
-        if "svoyak" in self.stages:
+        if "svoyak" in self.stages or "svoyak_pass" in self.stages:
             owed[self.offender] += 1
         return owed[0], owed[1]
 
@@ -128,6 +156,9 @@ class Ruling:
     next: Next
     winner: int | None
     state: State = field(compare=False, repr=False, default=None)  # type: ignore[assignment]
+    #: The special cases of seed 003 the ruling applied ("on_rail",
+    #: "returned", "hanging_drop"; docs/rules.md "Special cases").
+    special: tuple[str, ...] = ()
 
     @property
     def position(self) -> Position:
@@ -144,7 +175,30 @@ class Ruling:
             "score": list(self.score),
             "next": self.next.to_dict(),
             "winner": self.winner,
+            "owed": list(self.state.position.owed) if self.state is not None else [0, 0],
+            "phase": self.phase,
+            "special": list(self.special),
         }
+
+    @property
+    def phase(self) -> str:
+        """The kind of decision next: ``lag``, ``break`` (a shot that breaks
+        a rack), ``shot``, ``choice`` or ``over``."""
+        if self.next.kind == "none":
+            return "over"
+        if self.next.kind == "shot" and self.state is not None and self.state.position.is_break:
+            return "break"
+        return self.next.kind
+
+    @classmethod
+    def of_action(cls, before: State, after: State, note: str | None) -> Ruling:
+        """The ruling on a decision the referee does not judge as a shot (a
+        lag shot, a choice): legal, no fouls; the balls it puts on a shelf
+        scored; ``note`` says what happened."""
+        scored = {
+            p: tuple(b for b in after.position.shelves[p] if b not in before.position.shelves[p]) for p in (0, 1)
+        }
+        return cls(True, (), scored, {}, note, after.position.score, after.next, after.winner, state=after)
 
     def summary(self) -> str:
         """One readable line."""

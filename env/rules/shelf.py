@@ -176,6 +176,15 @@ class ShelfReferee(BaseReferee):
             fouls.add("cue_ball_pocketed")
         legal = not fouls
         balls = {b: xy for b, xy in facts.final.items() if not (b == cue and cue_gone)}
+        # Seed 003 (special cases; only where ``seed003_special``): a ball on
+        # the rail goes back against the cushion, the turn passes, and what
+        # the shot pocketed counts; the cue ball returned by an outside cause
+        # costs no penalty, nothing it pocketed counts, the turn passes.
+        from_rail = self.place_from_rail(balls, facts) if facts.rail else {}
+        balls.update(from_rail)
+        returned = bool(facts.returned)
+        passes = bool(from_rail) or returned
+        special = (("on_rail",) if from_rail else ()) + (("returned",) if returned else ())
         shelves = [list(before.shelves[0]), list(before.shelves[1])]
         owed = list(before.owed)
         to_respot: list[str] = []
@@ -185,7 +194,10 @@ class ShelfReferee(BaseReferee):
         def scoring(b: str) -> bool:
             return self.any_ball_scores or b != cue
 
-        if legal:
+        if legal and returned:
+            to_respot += [b for b in facts.pocketed_ids + facts.jumped if scoring(b)]
+            notes.append(f"cue ball {cue} came back from off the table: no penalty, nothing pocketed counts")
+        elif legal:
             scored = [b for b in facts.pocketed_ids if scoring(b)]
             # Option object_ball_jump_is_foul = false (item 1.9): re-spotted,
             # no penalty, pocketed balls count.
@@ -213,6 +225,8 @@ class ShelfReferee(BaseReferee):
                 notes.append(f"penalty: player {opp} takes a ball from the table")
         placed = self.respot(balls, to_respot)
         balls.update(placed)
+        if from_rail:
+            notes.append(f"from the rail, ball {', '.join(from_rail)} placed against the cushion")
         score = (self.value(shelves[0]), self.value(shelves[1]))
         pos = self.settled(
             before,
@@ -225,7 +239,7 @@ class ShelfReferee(BaseReferee):
             is_break=False,
         )
         winner = self.winner_of(score)
-        svoyak = legal and self.svoyak and cue in facts.pocketed_ids
+        svoyak = legal and self.svoyak and cue in facts.pocketed_ids and not returned
         if winner is not None:
             new = make_state(state, pos, Next(None, "none"), None, winner=winner)
         elif not legal:
@@ -236,9 +250,10 @@ class ShelfReferee(BaseReferee):
             new = self.pending_state(state, pos, Pending(stages, opp, shooter, hand))
         elif svoyak:
             notes.append("свояк: an object ball from the table to the shooter's shelf")
-            pend = Pending(("svoyak",), self.svoyak_chooser(shooter), shooter, self.svoyak_in_hand)
+            stage = "svoyak_pass" if passes else "svoyak"
+            pend = Pending((stage,), self.svoyak_chooser(shooter), shooter, self.svoyak_in_hand)
             new = self.pending_state(state, pos, pend)
-        elif scored:
+        elif scored and not passes:
             p2, nxt = self.ready(pos, shooter, None)
             new = make_state(state, p2, nxt, None)
         else:
@@ -247,7 +262,10 @@ class ShelfReferee(BaseReferee):
         new, end = self.settle(new)
         if end:
             notes.append(end)
-        return Judgement(fouls, {shooter: tuple(scored), opp: ()}, placed, score, new, notes)
+        if legal and passes and winner is None:
+            notes.append(f"the turn passes to player {opp} (seed 003, special cases)")
+        respotted = {**from_rail, **placed}
+        return Judgement(fouls, {shooter: tuple(scored), opp: ()}, respotted, score, new, notes, special)
 
     # --------------------------------------------------------------- choices
     def apply_choice(self, state: State, pend: Pending, choice: str) -> State:
@@ -260,7 +278,8 @@ class ShelfReferee(BaseReferee):
             b = choice[len(REMOVE_BALL) :]
             shooter = pend.offender
             after = Pending((), shooter, shooter, pend.in_hand)
-            return self._to_shelf(state, p, b, shooter, after, shooter_continues=True)
+            nxt = 1 - shooter if pend.stages[:1] == ("svoyak_pass",) else shooter
+            return self._to_shelf(state, p, b, shooter, after, shooter_continues=True, next_player=nxt)
         if choice == BALL_IN_HAND_ANYWHERE:
             # Nevskaya (§5.4): decline the penalty ball; the cue ball is
             # taken up and placed anywhere by the non-offender, who shoots.
@@ -277,6 +296,7 @@ class ShelfReferee(BaseReferee):
         player: int,
         rest: Pending,
         shooter_continues: bool = False,
+        next_player: int | None = None,
     ) -> State:
         balls = {b: xy for b, xy in p.ball_map.items() if b != ball}
         shelves = [list(p.shelves[0]), list(p.shelves[1])]
@@ -298,6 +318,6 @@ class ShelfReferee(BaseReferee):
         if winner is not None:
             return make_state(state, pos, Next(None, "none"), None, winner=winner)
         if shooter_continues:
-            p2, nxt = self.ready(pos, player, rest.in_hand)
+            p2, nxt = self.ready(pos, player if next_player is None else next_player, rest.in_hand)
             return make_state(state, p2, nxt, None)
         return self.pending_state(state, pos, rest)

@@ -8,7 +8,7 @@ import typer
 
 # Module names under piramida.commands; each defines ``register(app)``.
 COMMANDS: tuple[str, ...] = (
-    "version", "agents", "show", "simulate", "referee", "play", "demo", "bench", "match", "suggest", "tournament", "serve", "train", "value", "imitate", "calibrate",
+    "version", "agents", "show", "simulate", "referee", "play", "demo", "bench", "match", "suggest", "tournament", "serve", "train", "value", "imitate", "iterate", "calibrate", "study",
 )
 
 

@@ -21,3 +21,5 @@ def register(app: typer.Typer) -> None:
         if models:
             typer.echo("shipped models: " + ", ".join(str(p) for p in models))
         typer.echo("a spec is NAME or NAME:key=value:key=value, e.g. planner:budget=1s:noise=amateur")
+        typer.echo("in a tournament, sprt or study {variant} in a spec is the variant played, "
+                   "e.g. policy:path=models/{variant}_policy.pt")

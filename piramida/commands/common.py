@@ -70,10 +70,11 @@ def _name(path: Path, option: str) -> str:
     return check_text(str(path), f"{option} {brief(str(path))}", InputError)
 
 
-def check_out_file(path: Path, option: str, suffix: str | None = None, make_parents: bool = False) -> None:
+def check_out_file(path: Path, option: str, suffix: str | None = None, make_parents: bool = True) -> None:
     """Refuse an output file that cannot be written, before any work is
-    done: a wrong suffix, an existing folder, a missing folder (unless the
-    command creates it: ``make_parents``) or a file where a folder should be."""
+    done: a wrong suffix, an existing folder or a file where a folder
+    should be. Missing folders on the way are made (``make_parents``), as
+    for output folders."""
     name = _name(path, option)
     if suffix is not None and path.suffix.lower() != suffix:
         fail(f"{option} wants a file name ending in {suffix}, got {brief(name)}")
@@ -81,12 +82,13 @@ def check_out_file(path: Path, option: str, suffix: str | None = None, make_pare
         if path.is_dir():
             fail(f"{option} {brief(name)} is a folder, not a file")
         parent = path.parent
-        if make_parents:
-            while not parent.exists() and parent != parent.parent:
-                parent = parent.parent
+        while make_parents and not parent.exists() and parent != parent.parent:
+            parent = parent.parent
         if not parent.is_dir():
             what = "is not a folder" if parent.exists() else "does not exist"
             fail(f"cannot write {brief(name)}: {brief(str(parent))} {what}")
+        if make_parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         fail(f"{option} {brief(name)}: {exc.strerror or exc}")
 
@@ -150,10 +152,13 @@ def read_arg(value: str, what: str = "the input") -> str:
     fail(f"{brief(value)} is neither a file nor inline JSON/text for {what}")
 
 
-def load_position(value: str, table: Any = None) -> Any:
+def load_position(value: str, table: Any = None, playable: bool = True) -> Any:
+    """A position to play from (``Position.check_playable``), or with
+    ``playable=False`` as a shot left it (a referee's ``--after``)."""
     from piramida.env.position import Position
 
-    return Position.parse(read_arg(value, "a position"), table)
+    pos = Position.parse(read_arg(value, "a position"), table)
+    return pos.check_playable() if playable else pos
 
 
 def load_shot(value: str) -> Any:

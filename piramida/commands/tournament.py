@@ -197,6 +197,9 @@ def register(app: typer.Typer) -> None:
             with Store(db) as store:
                 if store.tournament_id(cfg.to_dict()) is None:
                     store.resize(cfg.to_dict())  # a rerun with another cap continues the sequence
+                tid = store.tournament(cfg.to_dict(), _command(), code_version())
+                # What ``piramida report`` needs for the verdict.
+                store.set_sequential(tid, {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta})
             while True:
                 tid, _ = run_tournament(cfg, db, workers=workers, address=address, command=_command(),
                                         limit=2 * batch)

@@ -97,10 +97,13 @@ def read_position(value: Any, what: str = "position", table: Any = None) -> Any:
     if value is None:
         raise BadRequestError(f"'{what}' is missing")
     if isinstance(value, dict):
-        return Position.from_dict(value, table)
-    if isinstance(value, str):
-        return Position.parse(value, table)
-    raise BadRequestError(f"'{what}' must be a position object or its text form, got {brief(value)}")
+        pos = Position.from_dict(value, table)
+    elif isinstance(value, str):
+        pos = Position.parse(value, table)
+    else:
+        raise BadRequestError(f"'{what}' must be a position object or its text form, got {brief(value)}")
+    # A shot's outcome may hold a ball resting past a pocket's mouth line.
+    return pos if what == "after" else pos.check_playable()
 
 
 def read_shot(value: Any, what: str = "shot") -> Any:

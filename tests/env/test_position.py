@@ -407,3 +407,34 @@ def test_replace_checks_every_field_that_changes() -> None:
         with pytest.raises(InvalidPositionError):
             p.replace(**bad)
     assert p.replace(to_move=1, score=(1, 0)).to_move == 1
+
+
+def test_a_position_to_play_from_has_no_ball_inside_a_pocket() -> None:
+    # (0, 0), the corner point, is past the corner pocket's mouth line: a
+    # shot may leave a ball resting there (the ball drops at the capture
+    # line), so the constructor takes it, but no one plays from it.
+    inside = Position.parse("variant=free balls=0:0,0;5:0.8875,2.0")
+    with pytest.raises(InvalidPositionError, match="ball 0 at .* is inside pocket fl") as exc:
+        inside.check_playable()
+    assert "\n" not in str(exc.value)
+    with pytest.raises(InvalidPositionError, match="inside pocket mr"):
+        Position.parse("variant=free balls=1:1.79,1.775").check_playable()
+    # Hanging in the jaws, the centre short of the mouth line: playable.
+    hanging = Position.parse("variant=free balls=1:0.026,0.026")
+    assert hanging.check_playable() is hanging
+    for variant in ("free", "classic71", "five_ball"):
+        start = Position.start(variant, seed=0)
+        assert start.check_playable() is start
+
+
+def test_a_five_ball_position_keeps_all_its_object_balls_on_the_table() -> None:
+    with pytest.raises(InvalidPositionError, match="r2, y must be on the table"):
+        Position.parse("variant=five_ball balls=w1:0.5,0.5;r1:0.8875,0.8875").check_playable()
+    full = "w1:0.5,0.5;r1:0.8875,0.8875;r2:0.8875,2.6625;y:0.8875,1.775"
+    with pytest.raises(InvalidPositionError, match="no shelves"):
+        Position.parse(f"variant=five_ball balls={full} shelves=w2|-").check_playable()
+    # The other white waits in its owner's hand: not on the table.
+    Position.parse(f"variant=five_ball balls={full}").check_playable()
+    # A lag table and a shot's outcome (a red just pocketed) are positions too.
+    Position("five_ball", (), in_hand="house")
+    Position.parse("variant=five_ball balls=w1:0.5,0.5;r2:0.8875,2.6625;y:0.8875,1.775")

@@ -246,3 +246,21 @@ def test_a_ball_id_once_accepted_does_not_let_other_ids_through() -> None:
             Shot(ball=ball, phi=1.0, v=1.0)
     with pytest.raises(InvalidShotError, match="must be a ball id"):
         Shot(ball=0, phi=1.0, v=1.0)  # type: ignore[arg-type]
+
+
+def test_a_shot_names_ball_ids_and_only_balls_on_the_table() -> None:
+    from piramida.env.errors import IllegalShotError
+    from piramida.env.position import Position
+
+    for text in ("ball=0 phi=90 v=1 declare_frozen=maybe", "ball=0 phi=90 v=1 call=maybe:rr", "ball=x phi=90 v=1"):
+        with pytest.raises(InvalidShotError, match="must be a ball id"):
+            Shot.parse(text)
+    pos = Position.parse("variant=free balls=0:0.8875,1.0;5:0.8875,2.0")
+    Shot.parse("ball=0 phi=90 v=1 call=5:rr declare_frozen=5").check_on(pos)
+    for text, why in (
+        ("ball=0 phi=90 v=1 call=7:rr", "called ball 7 is not on the table"),
+        ("ball=0 phi=90 v=1 declare_frozen=7", "declared frozen ball 7"),
+        ("ball=0 phi=90 v=1 declare_frozen=0", "declared frozen ball 0"),
+    ):
+        with pytest.raises(IllegalShotError, match=why):
+            Shot.parse(text).check_on(pos)

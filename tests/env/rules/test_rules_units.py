@@ -149,7 +149,8 @@ def test_referee_command_json_matches_the_golden_case(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     got = json.loads(res.stdout)
     assert got["scored"] == {"0": ["1"], "1": []} and got["next"]["player"] == 0
-    assert set(got) == {"legal", "fouls", "scored", "respotted", "penalty", "score", "next", "winner"}
+    assert set(got) == {"legal", "fouls", "scored", "respotted", "penalty", "score", "next", "winner", "owed", "phase", "special"}
+    assert got["owed"] == [0, 0] and got["phase"] == "shot"
     text = runner.invoke(app, _args(case))
     assert text.exit_code == 0 and text.stdout.startswith("legal")
 

@@ -136,6 +136,7 @@ if __name__ == "__main__":
     import sys
 
     import cases_pyramid  # noqa: F401  (registers cases)
+    import cases_special  # noqa: F401
     import cases_variants  # noqa: F401
     import make_cases
 
