@@ -257,7 +257,7 @@ def sprt_line(s: dict[str, Any]) -> str:
 
 def llr_png(s: dict[str, Any]) -> bytes:
     """The LLR of a sequential test after each pair, with its bounds."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.0, 3.2))
     xs = [p for p, _ in s["llr_curve"]]
     ax.plot(xs, [v for _, v in s["llr_curve"]], color="C0", lw=1.2, label="LLR")
@@ -269,12 +269,12 @@ def llr_png(s: dict[str, Any]) -> bytes:
     ax.set_title(f"SPRT Elo [{s['elo0']:g}, {s['elo1']:g}]: {s['result'] if s['result'] != 'none' else 'undecided'}",
                  fontsize=9)
     ax.legend(fontsize=8, loc="best")
-    out = _png_bytes(fig)
+    out = png_bytes(fig)
     plt.close(fig)
     return out
 
 
-def _status(rep: dict[str, Any]) -> str:
+def status_line(rep: dict[str, Any]) -> str:
     """One line on whether the tournament is complete."""
     if rep["complete"]:
         return f"complete: {rep['games']} of {rep['expected_games']} games"
@@ -284,13 +284,13 @@ def _status(rep: dict[str, Any]) -> str:
     return f"{rep['games']} of {rep['expected_games']} games stored ({why})"
 
 
-def _png_bytes(fig: Any) -> bytes:
+def png_bytes(fig: Any) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     return buf.getvalue()
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -304,7 +304,7 @@ def heatmap_png(variant: str, matrix: dict[str, dict[str, float | None]]) -> byt
     as PNG bytes."""
     import numpy as np
 
-    plt = _pyplot()
+    plt = pyplot()
     names = list(matrix)
     data = np.array([[np.nan if matrix[a][b] is None else matrix[a][b] for b in names] for a in names], dtype=float)
     fig, ax = plt.subplots(figsize=(1.2 + 0.9 * len(names), 0.9 + 0.7 * len(names)))
@@ -317,7 +317,7 @@ def heatmap_png(variant: str, matrix: dict[str, dict[str, float | None]]) -> byt
                 ax.text(j, i, f"{data[i, j]:.2f}", ha="center", va="center", fontsize=8)
     ax.set_title(f"{variant}: pair score of the row agent against the column agent", fontsize=9)
     fig.colorbar(im, ax=ax, fraction=0.04)
-    out = _png_bytes(fig)
+    out = png_bytes(fig)
     plt.close(fig)
     return out
 
@@ -330,7 +330,7 @@ def heatmap(variant: str, matrix: dict[str, dict[str, float | None]]) -> str:
 def ratings_png(rep: dict[str, Any]) -> bytes:
     """Every agent's Elo (greedy = 0) with its 95% interval, one row of
     markers per agent and a colour per variant."""
-    plt = _pyplot()
+    plt = pyplot()
     variants = rep["variants"]
     names = sorted({n for d in variants.values() for n in d["ratings"]},
                    key=lambda n: -max(d["ratings"].get(n, {"elo": -1e9})["elo"] for d in variants.values()))
@@ -351,7 +351,7 @@ def ratings_png(rep: dict[str, Any]) -> bytes:
     ax.invert_yaxis()
     ax.set_xlabel("Elo (greedy = 0), 95% interval by bootstrap over pairs")
     ax.legend(fontsize=8, loc="lower right")
-    out = _png_bytes(fig)
+    out = png_bytes(fig)
     plt.close(fig)
     return out
 
@@ -387,7 +387,7 @@ def to_html(rep: dict[str, Any]) -> str:
         "td:first-child,th:first-child{text-align:left}</style></head><body>",
         f"<h1>Tournament {t['id']}</h1><p>{rep['games']} games; agents {e(', '.join(t['config']['agents']))}; "
         f"noise {e(str(t['config']['noise']))}; seed {t['config']['seed']}; code {e(t['version'])}</p>"
-        f"<p><code>{e(t['command'])}</code></p><p>{e(_status(rep))}</p>",
+        f"<p><code>{e(t['command'])}</code></p><p>{e(status_line(rep))}</p>",
     ]
     if "sprt" in rep:
         png = base64.b64encode(llr_png(rep["sprt"])).decode()
@@ -449,7 +449,7 @@ def to_markdown(rep: dict[str, Any]) -> str:
     t = rep["tournament"]
     variants = rep["variants"]
     out = [
-        f"Tournament {t['id']}: {_status(rep)}; noise {t['config']['noise']}, seed {t['config']['seed']}, "
+        f"Tournament {t['id']}: {status_line(rep)}; noise {t['config']['noise']}, seed {t['config']['seed']}, "
         f"code {t['version']}.",
         *(["", f"{sprt_line(rep['sprt'])}."] if "sprt" in rep else []),
         "",
@@ -502,7 +502,7 @@ def los_table(los: dict[str, dict[str, float | None]]) -> list[str]:
 
 def summary(rep: dict[str, Any]) -> str:
     """The report as text for the terminal."""
-    lines = [f"tournament {rep['tournament']['id']}: {_status(rep)}"]
+    lines = [f"tournament {rep['tournament']['id']}: {status_line(rep)}"]
     if "sprt" in rep:
         lines.append(sprt_line(rep["sprt"]))
     for v, d in rep["variants"].items():

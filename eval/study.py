@@ -31,12 +31,12 @@ from typing import Any
 
 from piramida.eval.report import (
     SIGNIFICANT_LOS,
-    _png_bytes,
-    _pyplot,
-    _status,
     analyse,
     pairing_stats,
+    png_bytes,
+    pyplot,
     ratings_png,
+    status_line,
 )
 from piramida.eval.store import StoreError, open_read
 from piramida.eval.tournament import TournamentConfig, TournamentError, config_from_table, read_toml
@@ -177,7 +177,7 @@ def analyse_study(db: str | Path, study: Study, bootstrap: int = 200) -> dict[st
         "games": rep["games"],
         "expected_games": rep["expected_games"],
         "complete": rep["complete"],
-        "status": _status(rep),
+        "status": status_line(rep),
         "contrasts": [c.label for c in study.contrasts],
         "variants": variants,
     }
@@ -357,7 +357,7 @@ def study_markdown(res: dict[str, Any]) -> str:
 
 def contrasts_png(res: dict[str, Any]) -> bytes:
     """Each contrast's pair score with its 95% interval, per variant."""
-    plt = _pyplot()
+    plt = pyplot()
     variants = list(res["variants"])
     labels = res["contrasts"]
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
@@ -379,7 +379,7 @@ def contrasts_png(res: dict[str, Any]) -> bytes:
     ax.set_ylim(0, 1)
     ax.set_ylabel("pair score, 95% interval")
     ax.legend(fontsize=8, loc="lower right")
-    out = _png_bytes(fig)
+    out = png_bytes(fig)
     plt.close(fig)
     return out
 
@@ -387,7 +387,7 @@ def contrasts_png(res: dict[str, Any]) -> bytes:
 def play_png(res: dict[str, Any]) -> bytes:
     """Per variant: the breaker's share of frames and of pairs split 1-1 by
     the break, shots, fouls and safeties per frame, pot rate."""
-    plt = _pyplot()
+    plt = pyplot()
     variants = list(res["variants"])
     panels = [
         ("breaker wins (share of frames)", lambda d: d["break"]["breaker_wins"]),
@@ -404,7 +404,7 @@ def play_png(res: dict[str, Any]) -> bytes:
         ax.set_xticks(range(len(variants)), variants, rotation=40, ha="right", fontsize=7)
         ax.set_title(title, fontsize=9)
     fig.tight_layout()
-    out = _png_bytes(fig)
+    out = png_bytes(fig)
     plt.close(fig)
     return out
 

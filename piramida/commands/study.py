@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from piramida.commands.common import check_out_file, fail, friendly_errors, print_json
-from piramida.commands.tournament import ADDRESS_HELP, WORKERS_HELP, _command, _live
+from piramida.commands.tournament import ADDRESS_HELP, WORKERS_HELP, command_line, live_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -55,13 +55,13 @@ def register(app: typer.Typer) -> None:
         played = None
         if play:
             check_out_file(db, "--db")
-            update, live = _live("study", progress)
+            update, live = live_progress("study", progress)
             if live is not None:
                 with live:
                     _, prog = run_tournament(spec.tournament, db, workers=workers, address=address,
-                                             command=_command(), on_game=update)
+                                             command=command_line(), on_game=update)
             else:
-                _, prog = run_tournament(spec.tournament, db, workers=workers, address=address, command=_command())
+                _, prog = run_tournament(spec.tournament, db, workers=workers, address=address, command=command_line())
             played = f"{prog.done} games played now, {prog.done_before} already in {db}"
         elif not db.is_file():
             fail(f"{db}: no such results file")

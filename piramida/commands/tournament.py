@@ -38,7 +38,7 @@ ADDRESS_HELP = ("A running Ray cluster's head, HOST:PORT: the games run there. O
                 "line and exit 2, before anything is written.")
 
 
-def _command() -> str:
+def command_line() -> str:
     return shlex.join(["piramida", *sys.argv[1:]])
 
 
@@ -75,7 +75,7 @@ def sprt_text(r: dict[str, Any]) -> str:
     ])
 
 
-def _live(total_label: str, show: bool) -> Any:
+def live_progress(total_label: str, show: bool) -> Any:
     """A callback that keeps a live standings table on stderr, and the
     Live context that owns it (None when not shown)."""
     if not show:
@@ -140,12 +140,12 @@ def register(app: typer.Typer) -> None:
                 tuple(v.strip() for v in variants.split(",")),
                 pairs, noise, seed, fmt, max_shots,
             )
-        update, live = _live(f"tournament {', '.join(cfg.variants)}", progress)
+        update, live = live_progress(f"tournament {', '.join(cfg.variants)}", progress)
         if live is not None:
             with live:
-                tid, prog = run_tournament(cfg, db, workers=workers, address=address, command=_command(), on_game=update)
+                tid, prog = run_tournament(cfg, db, workers=workers, address=address, command=command_line(), on_game=update)
         else:
-            tid, prog = run_tournament(cfg, db, workers=workers, address=address, command=_command())
+            tid, prog = run_tournament(cfg, db, workers=workers, address=address, command=command_line())
         rep = analyse(str(db), tid)
         if as_json:
             print_json(rep)
@@ -197,11 +197,11 @@ def register(app: typer.Typer) -> None:
             with Store(db) as store:
                 if store.tournament_id(cfg.to_dict()) is None:
                     store.resize(cfg.to_dict())  # a rerun with another cap continues the sequence
-                tid = store.tournament(cfg.to_dict(), _command(), code_version())
+                tid = store.tournament(cfg.to_dict(), command_line(), code_version())
                 # What ``piramida report`` needs for the verdict.
                 store.set_sequential(tid, {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta})
             while True:
-                tid, _ = run_tournament(cfg, db, workers=workers, address=address, command=_command(),
+                tid, _ = run_tournament(cfg, db, workers=workers, address=address, command=command_line(),
                                         limit=2 * batch)
                 with open_read(db) as store:
                     ids = {v: k for k, v in store.agents(tid).items()}
@@ -235,7 +235,7 @@ def register(app: typer.Typer) -> None:
             "seed": seed,
             "noise": noise,
             "version": code_version(),
-            "command": _command(),
+            "command": command_line(),
         }
         if as_json:
             print_json(result)
