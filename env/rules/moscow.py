@@ -8,7 +8,9 @@ Interpretations (docs/game_rules.md §5.3, §6):
 - balls pocketed on fouls (а), (д), (е) are "re-spotted near the rear
   cushion (the third spot)": the third spot is the rear spot, so they go
   through the ordinary re-spotting of §4.7 like every illegally pocketed
-  ball;
+  ball; on fouls (б) a stroke with the cue's butt or side (``cue_misuse``)
+  and (в) a stroke while balls still move (``balls_moving``) what the shot
+  pocketed counts, and the penalty is taken as on any foul;
 - the special cases of seed 003 are ruled as seed 003 rules them
   (``seed003_special``; docs/rules.md "Special cases"): a ball on the rail
   (``on_rail``) goes back against the cushion, the turn passes, what was
@@ -42,6 +44,7 @@ _GAME_TYPE = GameType(
 class MoscowReferee(ShelfReferee):
     game_type = _GAME_TYPE
     seed003_special = True
+    fouls_keeping_pots = frozenset({"cue_misuse", "balls_moving"})
 
     def penalty_mode(self) -> str:
         return RETURN

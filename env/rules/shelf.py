@@ -42,6 +42,9 @@ class ShelfReferee(BaseReferee):
     nevskaya = False
     #: dynamic (§5.5): the cue ball pocketed on a shot from hand anywhere is a foul
     premium_cue_foul = False
+    #: fouls on which what the shot pocketed still counts (Moscow pyramid,
+    #: seed 003 "Штрафы" (б), (в))
+    fouls_keeping_pots: frozenset[str] = frozenset()
 
     # --------------------------------------------------------------- options
     def penalty_mode(self) -> str:
@@ -212,7 +215,13 @@ class ShelfReferee(BaseReferee):
                 owed[shooter] -= 1
                 notes.append(f"owed ball {b} re-spotted from player {shooter}'s shelf")
         else:
-            to_respot += [b for b in facts.pocketed_ids + facts.jumped if scoring(b)]
+            if fouls <= self.fouls_keeping_pots:
+                # Seed 003 "Штрафы": only balls pocketed on fouls (а), (д)
+                # and (е) are taken out; on (б) and (в) they count.
+                scored = [b for b in facts.pocketed_ids if b != cue]
+                shelves[shooter] += scored
+                notes.append(f"balls pocketed on a foul {'/'.join(sorted(fouls))} count (seed 003)")
+            to_respot += [b for b in facts.pocketed_ids + facts.jumped if scoring(b) and b not in scored]
             if self.penalty_mode() == RETURN:
                 if shelves[shooter]:
                     b = shelves[shooter].pop()

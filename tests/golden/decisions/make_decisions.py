@@ -223,6 +223,13 @@ case("moscow_foul_with_empty_shelf_owes_a_ball", "seed 003 Штрафы: no ball
                                        "reported": ["touched_ball"]},
      {"legal": False, "fouls": ["touched_ball"], "scored": {"0": [], "1": []}, "respotted": {"1": RS},
       "score": [0, 2], "owed": [1, 0], "next": nxt(1, "choice", AFTER), "phase": "choice"})
+for kind in ("balls_moving", "cue_misuse"):
+    case(f"moscow_{kind}_pocketed_ball_counts_penalty_still_taken",
+         "seed 003 Штрафы: balls pocketed on fouls (а), (д), (е) do not count, so on (б) and (в) they do",
+         game("moscow", MOS_EMPTY), POT1 | {"after": after_of(MOS_EMPTY, gone=["1"], moves={"0": (0.6, 1.5)}),
+                                           "reported": [kind]},
+         {"legal": False, "fouls": [kind], "scored": {"0": ["1"], "1": []}, "score": [0, 2], "owed": [0, 0],
+          "next": nxt(1, "choice", AFTER), "phase": "choice"})
 MOS_OWES = pos("moscow", STD, shelves=[[], ["11", "12"]], owed=(1, 0))
 case("moscow_debt_collected_from_the_next_pocketed_ball", "seed 003 Штрафы: collected after the next ball",
      game("moscow", MOS_OWES), POT1 | {"after": after_of(MOS_OWES, gone=["1"], moves={"0": (0.6, 1.5)})},
