@@ -371,16 +371,23 @@ def soft_targets(values: np.ndarray, mask: np.ndarray, temperature: float) -> np
     return (w / np.where(total > 0, total, 1.0)).astype(np.float32)
 
 
-def _batch(data: Mapping[str, np.ndarray], rows: np.ndarray, flip: np.ndarray | None) -> tuple[dict[str, Any], Any]:
+def batch_obs(
+    data: Mapping[str, np.ndarray], rows: np.ndarray, flip: np.ndarray | None,
+    prefix: str = "", mask: str = "action_mask",
+) -> tuple[dict[str, Any], Any]:
+    """The policy network's observation and option mask for ``rows`` of a
+    shard (its arrays named ``prefix`` + balls, candidates, globals), the
+    rows in ``flip`` mirrored across the long axis."""
     import torch
 
-    balls, cands = data["balls"][rows], data["candidates"][rows]
+    balls, cands = data[prefix + "balls"][rows], data[prefix + "candidates"][rows]
     if flip is not None and flip.any():
         mb, mc = mirror(balls[flip], cands[flip])
         balls, cands = balls.copy(), cands.copy()
         balls[flip], cands[flip] = mb, mc
-    obs = {"balls": torch.as_tensor(balls), "candidates": torch.as_tensor(cands), "globals": torch.as_tensor(data["globals"][rows])}
-    return obs, torch.as_tensor(data["action_mask"][rows])
+    obs = {"balls": torch.as_tensor(balls), "candidates": torch.as_tensor(cands),
+           "globals": torch.as_tensor(data[prefix + "globals"][rows])}
+    return obs, torch.as_tensor(data[mask][rows])
 
 
 def evaluate_rows(net: Any, data: Mapping[str, np.ndarray], rows: np.ndarray) -> dict[str, float]:
@@ -397,7 +404,7 @@ def evaluate_rows(net: Any, data: Mapping[str, np.ndarray], rows: np.ndarray) ->
         return {}
     net.eval()
     with torch.no_grad():
-        obs, mask = _batch(data, rows, None)
+        obs, mask = batch_obs(data, rows, None)
         logits, _ = net(obs, mask)
         label = torch.as_tensor(data["label"][rows].astype(np.int64))
         loss = float(torch.nn.functional.cross_entropy(logits, label))
@@ -471,7 +478,7 @@ def fit(
         for start in range(0, len(order), cfg.batch):
             rows = order[start : start + cfg.batch]
             flip = rng.random(len(rows)) < 0.5 if cfg.mirror else None
-            obs, mask = _batch(data, rows, flip)
+            obs, mask = batch_obs(data, rows, flip)
             logits, _ = net(obs, mask)
             logp = torch.log_softmax(logits, 1)
             label = torch.as_tensor(data["label"][rows].astype(np.int64))

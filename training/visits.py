@@ -45,7 +45,7 @@ from piramida.agents.policy_obs import (
 )
 from piramida.env.errors import PiramidaError
 from piramida.eval.version import code_version
-from piramida.training.imitation import DATA_VERSION, mirror
+from piramida.training.imitation import DATA_VERSION, batch_obs
 from piramida.training.value_train import HOLDOUT, check_fit, split
 
 #: The arrays a shard adds for the policy, one row per searched decision
@@ -157,15 +157,7 @@ class VisitFitConfig:
 
 
 def _obs(data: Mapping[str, np.ndarray], rows: np.ndarray, flip: np.ndarray | None) -> tuple[dict[str, Any], Any]:
-    import torch
-
-    balls, cands = data["pi_balls"][rows], data["pi_candidates"][rows]
-    if flip is not None and flip.any():
-        mb, mc = mirror(balls[flip], cands[flip])
-        balls, cands = balls.copy(), cands.copy()
-        balls[flip], cands[flip] = mb, mc
-    obs = {"balls": torch.as_tensor(balls), "candidates": torch.as_tensor(cands), "globals": torch.as_tensor(data["pi_globals"][rows])}
-    return obs, torch.as_tensor(data["pi_mask"][rows])
+    return batch_obs(data, rows, flip, prefix="pi_", mask="pi_mask")
 
 
 def targets(data: Mapping[str, np.ndarray]) -> np.ndarray:
