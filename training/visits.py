@@ -12,7 +12,9 @@ computes), each candidate's sample count (``visits``), mean sample value
 (NaN without samples) and the slot of the shot played.
 
 ``fit_visits`` trains ``ShotPolicyNet`` on those rows: the cross-entropy
-of its masked logits against the visits normalised to a distribution,
+of its masked logits against the search's preference (``targets``: the
+samples beyond the first round's, or the shot played where the search
+ended in its first round),
 every ``HOLDOUT``-th frame held out, half of each batch mirrored left to
 right (the same decision). The file is a policy file (``save_policy``):
 ``planner:prior=FILE`` ranks the planner's candidates with it, and
@@ -161,10 +163,29 @@ def _obs(data: Mapping[str, np.ndarray], rows: np.ndarray, flip: np.ndarray | No
 
 
 def targets(data: Mapping[str, np.ndarray]) -> np.ndarray:
-    """The visits of every row as a distribution over its slots."""
-    v = data["pi_visits"].astype(np.float64) * (data["pi_mask"] > 0)
-    total = v.sum(1, keepdims=True)
-    return (v / np.where(total > 0, total, 1.0)).astype(np.float32)
+    """The search's preference in every row as a distribution over its
+    slots: the samples beyond the first round's (successive halving gives
+    every sampled candidate the same first allotment, which says nothing of
+    their worth), and where the budget ended in the first round (every
+    sampled candidate with the same count: no halving happened) the shot
+    played. Raw counts would make those rows uniform over the candidates,
+    and a prior fitted to them ranks shots by noise."""
+    offered = data["pi_mask"] > 0
+    v = data["pi_visits"].astype(np.float64) * offered
+    sampled = offered & (v > 0)
+    first = np.where(sampled, v, np.inf).min(1, keepdims=True)
+    extra = np.where(sampled, v - np.where(np.isfinite(first), first, 0.0), 0.0)
+    total = extra.sum(1, keepdims=True)
+    out = extra / np.where(total > 0, total, 1.0)
+    chosen = data["pi_chosen"].astype(np.int64)
+    flat = (total[:, 0] <= 0) & (chosen >= 0)
+    out[flat] = 0.0
+    out[np.flatnonzero(flat), chosen[flat]] = 1.0
+    # A row with neither (no sample, no shot played): the raw counts.
+    none = (total[:, 0] <= 0) & ~flat
+    raw = v[none].sum(1, keepdims=True)
+    out[none] = v[none] / np.where(raw > 0, raw, 1.0)
+    return out.astype(np.float32)
 
 
 def evaluate(net: Any, data: Mapping[str, np.ndarray], pi: np.ndarray, rows: np.ndarray) -> dict[str, float]:

@@ -17,12 +17,13 @@ import torch
 from typer.testing import CliRunner
 
 from piramida.agents.planner import PlannerAgent, rank
+from piramida.agents.policy_obs import K
 from piramida.cli import app
 from piramida.env.position import Position
 from piramida.env.view import GameView
 from piramida.training import selfplay
 from piramida.training.iterate import IterateConfig, IterateError, run_iterate
-from piramida.training.visits import FIELDS, load_rows, search_row
+from piramida.training.visits import FIELDS, load_rows, search_row, targets
 
 runner = CliRunner()
 #: Toy scale: frames of six shots, 16 strokes a decision, two epochs, a
@@ -127,6 +128,30 @@ def test_the_planner_exposes_its_search_unchanged() -> None:
     assert row is not None and 0 < row["pi_visits"].sum() <= sum(a.n for a in trace.arms)
     planner.act(GameView.for_position(POS))  # a new decision replaces it
     assert planner.last_search is not trace
+
+
+def test_the_policy_target_is_what_the_search_learned_not_its_first_round() -> None:
+    # Successive halving gives every candidate the same first allotment: a
+    # decision whose budget ended there has equal counts, and its target is
+    # the shot played (raw counts would be uniform, a prior fitted to them
+    # ranks shots by noise); after halving, the samples beyond the first.
+    mask = np.zeros((3, K), np.float32)
+    mask[:, :5] = 1.0
+    visits = np.zeros((3, K), np.float32)
+    visits[0, :5] = 8.0
+    visits[1, :5] = [64.0, 128.0, 16.0, 8.0, 8.0]
+    pi = targets({"pi_mask": mask, "pi_visits": visits, "pi_chosen": np.array([3, 1, -1], np.int16)})
+    assert pi[0].tolist() == [0.0, 0.0, 0.0, 1.0, 0.0] + [0.0] * (K - 5)
+    assert np.allclose(pi[1, :5], np.array([56.0, 120.0, 8.0, 0.0, 0.0]) / 184.0) and pi[1, 5:].sum() == 0.0
+    assert pi[2].sum() == 0.0
+    # A real decision whose 16 strokes end in the first round.
+    planner = PlannerAgent.of(budget_s=None, n_sims=16, seed=1)
+    planner.act(GameView.for_position(POS))
+    row = search_row(planner.last_search)
+    assert row is not None
+    one = {k: np.asarray(row[k])[None] for k in ("pi_mask", "pi_visits", "pi_chosen")}
+    got = targets(one)[0]
+    assert got[int(row["pi_chosen"])] == got.max() > 1.5 / (row["pi_mask"] > 0).sum()
 
 
 def test_a_prior_leaves_its_top_candidates_alone_sampled(reference: tuple[Path, list[str]]) -> None:
