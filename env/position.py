@@ -418,16 +418,7 @@ class Position:
         variant = d["variant"]
         if not isinstance(variant, str):
             raise InvalidPositionError(f"variant must be a string, got {brief(variant)}")
-        balls_in = d.get("balls", {})
-        if not isinstance(balls_in, dict):
-            raise InvalidPositionError("'balls' must be an object of id -> [x, y]")
-        balls: list[tuple[str, float, float]] = []
-        for b, xy in balls_in.items():
-            if not isinstance(xy, list | tuple) or len(xy) != 2:
-                raise InvalidPositionError(f"ball {brief(b, 20)}: coordinates must be [x, y] numbers, got {brief(xy)}")
-            x = number(xy[0], f"ball {brief(b, 20)} x", error=InvalidPositionError)
-            y = number(xy[1], f"ball {brief(b, 20)} y", error=InvalidPositionError)
-            balls.append((b, x, y))
+        balls = _coordinates(d.get("balls", {}), "balls", "ball")
         shelves = d.get("shelves", [[], []])
         if (
             not isinstance(shelves, list | tuple)
@@ -446,16 +437,7 @@ class Position:
         brk = d.get("break", False)
         if not isinstance(brk, bool):
             raise InvalidPositionError(f"'break' must be true or false, got {brief(brk)}")
-        rail_in = d.get("rail", {})
-        if not isinstance(rail_in, dict):
-            raise InvalidPositionError("'rail' must be an object of id -> [x, y]")
-        rail: list[tuple[str, float, float]] = []
-        for b, xy in rail_in.items():
-            if not isinstance(xy, list | tuple) or len(xy) != 2:
-                raise InvalidPositionError(f"rail ball {brief(b, 20)}: coordinates must be [x, y] numbers, got {brief(xy)}")
-            x = number(xy[0], f"rail ball {brief(b, 20)} x", error=InvalidPositionError)
-            y = number(xy[1], f"rail ball {brief(b, 20)} y", error=InvalidPositionError)
-            rail.append((b, x, y))
+        rail = _coordinates(d.get("rail", {}), "rail", "rail ball")
         kw: dict[str, Any] = {}
         if table is not None:
             kw["table"] = table
@@ -580,6 +562,20 @@ class Position:
         balls = dict(zip(order, spots, strict=True))
         return cls.from_balls(variant, balls, in_hand="house", is_break=True, table=t)
 
+
+
+def _coordinates(value: Any, key: str, what: str) -> list[tuple[str, float, float]]:
+    """The JSON object ``key`` of ball id -> [x, y] as (id, x, y) triples."""
+    if not isinstance(value, dict):
+        raise InvalidPositionError(f"'{key}' must be an object of id -> [x, y]")
+    out: list[tuple[str, float, float]] = []
+    for b, xy in value.items():
+        if not isinstance(xy, list | tuple) or len(xy) != 2:
+            raise InvalidPositionError(f"{what} {brief(b, 20)}: coordinates must be [x, y] numbers, got {brief(xy)}")
+        x = number(xy[0], f"{what} {brief(b, 20)} x", error=InvalidPositionError)
+        y = number(xy[1], f"{what} {brief(b, 20)} y", error=InvalidPositionError)
+        out.append((b, x, y))
+    return out
 
 def _pair(v: Any, name: str) -> tuple[int, int]:
     if (
