@@ -371,6 +371,37 @@ def soft_targets(values: np.ndarray, mask: np.ndarray, temperature: float) -> np
     return (w / np.where(total > 0, total, 1.0)).astype(np.float32)
 
 
+def policy_epochs(
+    net: Any, opt: Any, data: Mapping[str, np.ndarray], idx: np.ndarray, cfg: Any, rng: np.random.Generator,
+    loss_of: Any, prefix: str = "", mask: str = "action_mask",
+) -> Any:
+    """Train the policy network ``cfg.epochs`` times over the rows ``idx``
+    in shuffled batches of ``cfg.batch``, half of each mirrored where
+    ``cfg.mirror``; ``loss_of(log_probabilities, rows)`` is the batch's
+    loss. Yields (epoch, mean training loss) after each epoch."""
+    import torch
+
+    for epoch in range(1, cfg.epochs + 1):
+        order = rng.permutation(idx)
+        total = 0.0
+        for start in range(0, len(order), cfg.batch):
+            rows = order[start : start + cfg.batch]
+            flip = rng.random(len(rows)) < 0.5 if cfg.mirror else None
+            obs, legal = batch_obs(data, rows, flip, prefix, mask)
+            logits, _ = net(obs, legal)
+            loss = loss_of(torch.log_softmax(logits, 1), rows)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(rows)
+        yield epoch, total / len(order)
+
+
+def finite(d: Mapping[str, Any]) -> dict[str, Any]:
+    """JSON-safe: NaN as None."""
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
+
+
 def batch_obs(
     data: Mapping[str, np.ndarray], rows: np.ndarray, flip: np.ndarray | None,
     prefix: str = "", mask: str = "action_mask",
@@ -472,26 +503,17 @@ def fit(
     soft = soft_targets(data["values"], data["action_mask"], cfg.temperature)
     history: list[dict[str, float]] = []
     t0 = time.perf_counter()
-    for epoch in range(1, cfg.epochs + 1):
-        order = rng.permutation(idx_tr)
-        total = 0.0
-        for start in range(0, len(order), cfg.batch):
-            rows = order[start : start + cfg.batch]
-            flip = rng.random(len(rows)) < 0.5 if cfg.mirror else None
-            obs, mask = batch_obs(data, rows, flip)
-            logits, _ = net(obs, mask)
-            logp = torch.log_softmax(logits, 1)
-            label = torch.as_tensor(data["label"][rows].astype(np.int64))
-            loss = torch.nn.functional.nll_loss(logp, label)
-            if cfg.soft > 0:
-                q = torch.as_tensor(soft[rows])
-                # Rows without sample values (choices) have q = 0 and add nothing.
-                loss = loss - cfg.soft * (q * logp.clamp(min=-1e4)).sum(1).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(rows)
-        row = {"epoch": float(epoch), "train_loss": total / len(order)}
+    def loss_of(logp: Any, rows: np.ndarray) -> Any:
+        label = torch.as_tensor(data["label"][rows].astype(np.int64))
+        loss = torch.nn.functional.nll_loss(logp, label)
+        if cfg.soft > 0:
+            q = torch.as_tensor(soft[rows])
+            # Rows without sample values (choices) have q = 0 and add nothing.
+            loss = loss - cfg.soft * (q * logp.clamp(min=-1e4)).sum(1).mean()
+        return loss
+
+    for epoch, train_loss in policy_epochs(net, opt, data, idx_tr, cfg, rng, loss_of):
+        row = {"epoch": float(epoch), "train_loss": train_loss}
         row |= {f"holdout_{k}": v for k, v in evaluate_rows(net, data, idx_ho).items() if k in ("loss", "agreement", "shot_regret")}
         history.append(row)
         if on_epoch is not None:
@@ -499,8 +521,8 @@ def fit(
     report = {
         "decisions": int(use.sum()),
         "frames": int(len(np.unique(data["frame"]))),
-        "train": _finite(evaluate_rows(net, data, idx_tr)),
-        "holdout": _finite(evaluate_rows(net, data, idx_ho)),
+        "train": finite(evaluate_rows(net, data, idx_tr)),
+        "holdout": finite(evaluate_rows(net, data, idx_ho)),
         "holdout_every": HOLDOUT,
         "train_s": round(time.perf_counter() - t0, 2),
         "data": [str(Path(d)) for d in data_dirs],
@@ -517,11 +539,6 @@ def fit(
     return report
 
 
-def _finite(d: Mapping[str, Any]) -> dict[str, Any]:
-    """JSON-safe: NaN as None."""
-    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
-
-
 __all__ = [
     "CHOICE",
     "DATA_VERSION",
@@ -532,13 +549,16 @@ __all__ = [
     "ImitationConfig",
     "ImitationError",
     "Label",
+    "batch_obs",
     "evaluate_rows",
     "expert",
+    "finite",
     "fit",
     "labeller",
     "load_data",
     "mirror",
     "play_shard",
+    "policy_epochs",
     "read_meta",
     "regrets",
     "run_imitation",

@@ -47,7 +47,7 @@ from piramida.agents.policy_obs import (
 )
 from piramida.env.errors import PiramidaError
 from piramida.eval.version import code_version
-from piramida.training.imitation import DATA_VERSION, batch_obs
+from piramida.training.imitation import DATA_VERSION, batch_obs, finite, policy_epochs
 from piramida.training.value_train import HOLDOUT, check_fit, split
 
 #: The arrays a shard adds for the policy, one row per searched decision
@@ -238,29 +238,19 @@ def fit_visits(
     net = build_net({"hidden": cfg.hidden})
     opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     t0 = time.perf_counter()
-    for epoch in range(1, cfg.epochs + 1):
-        order = rng.permutation(idx_tr)
-        total = 0.0
-        for start in range(0, len(order), cfg.batch):
-            rows = order[start : start + cfg.batch]
-            flip = rng.random(len(rows)) < 0.5 if cfg.mirror else None
-            obs, mask = _obs(data, rows, flip)
-            logits, _ = net(obs, mask)
-            logp = torch.log_softmax(logits, 1).clamp(min=-1e4)
-            loss = -(torch.as_tensor(pi[rows]) * logp).sum(1).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(rows)
-        row = {"epoch": float(epoch), "train_loss": total / len(order)}
+    def loss_of(logp: Any, rows: np.ndarray) -> Any:
+        return -(torch.as_tensor(pi[rows]) * logp.clamp(min=-1e4)).sum(1).mean()
+
+    for epoch, train_loss in policy_epochs(net, opt, data, idx_tr, cfg, rng, loss_of, "pi_", "pi_mask"):
+        row = {"epoch": float(epoch), "train_loss": train_loss}
         row |= {f"holdout_{k}": v for k, v in evaluate(net, data, pi, idx_ho).items() if k != "decisions"}
         if on_epoch is not None:
             on_epoch(epoch, row)
     report = {
         "decisions": int(len(pi)),
         "frames": int(len(np.unique(data["pi_frame"]))),
-        "train": _finite(evaluate(net, data, pi, idx_tr)),
-        "holdout": _finite(evaluate(net, data, pi, idx_ho)),
+        "train": finite(evaluate(net, data, pi, idx_tr)),
+        "holdout": finite(evaluate(net, data, pi, idx_ho)),
         "holdout_every": HOLDOUT,
         "train_s": round(time.perf_counter() - t0, 2),
     }
@@ -274,10 +264,6 @@ def fit_visits(
     }
     save_policy(out, net.state_dict(), meta)
     return report
-
-
-def _finite(d: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
 
 
 __all__ = ["FIELDS", "VERSION", "VisitFitConfig", "VisitsError", "as_arrays", "fit_visits", "load_rows", "search_row", "targets"]
