@@ -40,7 +40,8 @@ MAX_SIMS = 200_000
 MAX_BUDGET_S = 60.0
 #: Noisy samples of a shot for the cloud of resting places.
 MAX_CLOUD = 2000
-#: Games kept in memory at once; the least recently used goes first.
+#: Boards also held in memory (all are in the board store); the least
+#: recently used leaves memory first.
 MAX_SESSIONS = 64
 #: Stored games listed at once (the first by id; ``total`` counts them all).
 MAX_LISTED = 2000
@@ -54,7 +55,7 @@ class BadRequestError(InvalidInputError):
 
 
 class UnknownGameError(NotFoundError):
-    """A game id the server does not hold (never started, or dropped)."""
+    """A game id the server's board store does not hold."""
 
 
 # ------------------------------------------------------------------ reading
@@ -125,8 +126,9 @@ def read_noise(body: Mapping[str, Any], default: str = "pro") -> str:
 
     name = _text(body, "noise", default)
     if name != "none":
-        if "/" in name or "\\" in name or name.endswith(".toml"):
-            # A page names a preset; files are the command line's business.
+        if name not in noise_presets():
+            # A page names a preset; files (even a bare name that is one in
+            # the server's folder) are the command line's business.
             raise BadRequestError(f"'noise' must be a preset name ({', '.join(noise_presets())}), got {brief(name)}")
         load_noise(name)
     return name
@@ -282,6 +284,7 @@ def start(body: Mapping[str, Any]) -> dict[str, Any]:
 def _ranker(body: Mapping[str, Any]) -> tuple[Any, int]:
     from piramida.agents.specs import parse_duration
     from piramida.agents.suggestions import ranking_agent
+    from piramida.web.guard import agent_spec
 
     budget = body.get("budget", "1s")
     if isinstance(budget, int | float) and not isinstance(budget, bool):
@@ -295,16 +298,18 @@ def _ranker(body: Mapping[str, Any]) -> tuple[Any, int]:
     top = _int(body, "top", 1, 50, 3)
     seed = _int(body, "seed", 0, SEED_MAX, 0)
     noise = read_noise(body)
-    agent = _text(body, "agent", "planner")
+    # The page names shipped models only, never a file of the server's.
+    agent = agent_spec(_text(body, "agent", "planner"))
     return ranking_agent(agent, budget_s, noise, seed or 0, sims), int(top or 3)
 
 
 def suggest(body: Mapping[str, Any]) -> dict[str, Any]:
     """``{"position", "sims" | "budget", "noise", "top", "seed", "agent",
-    "variant"}`` -> ``{"shots": [...]}`` exactly as ``piramida suggest
-    --json`` prints it, plus ``draw`` (one entry per shot: aim line, ghost
-    ball, object ball, noise-free paths) and ``position``."""
-    from piramida.agents.suggestions import plan_geometry, plans_for
+    "variant"}`` -> ``{"value_meaning", "shots", "search"}`` exactly as
+    ``piramida suggest --json`` prints it (agents/suggestions.py), plus
+    ``draw`` (one entry per shot: aim line, ghost ball, object ball,
+    noise-free paths) and ``position``."""
+    from piramida.agents.suggestions import plan_geometry, suggestions_for
 
     _check_keys(
         body,
@@ -316,9 +321,9 @@ def suggest(body: Mapping[str, Any]) -> dict[str, Any]:
     if variant is not None and not isinstance(variant, str):
         raise BadRequestError(f"'variant' must be a string, got {brief(variant)}")
     pos = read_position(body.get("position"))
-    plans = plans_for(pos, ranker, top, variant)
+    found = suggestions_for(pos, ranker, top, variant)
     draw = []
-    for p in plans:
+    for p in found.plans:
         geo = plan_geometry(pos, p)
         draw.append(
             {
@@ -333,7 +338,7 @@ def suggest(body: Mapping[str, Any]) -> dict[str, Any]:
                 "shot": p.shot.to_dict(),
             }
         )
-    return {"shots": [p.to_dict() for p in plans], "draw": draw, "position": pos.to_dict()}
+    return found.to_dict() | {"draw": draw, "position": pos.to_dict()}
 
 
 def cloud(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -439,39 +444,125 @@ def referee(body: Mapping[str, Any]) -> dict[str, Any]:
     return ruling.to_dict() | {"summary": ruling.summary()}
 
 
-# ------------------------------------------------------------------ play
-class Session:
-    """A frame between the page's player (``seat``) and an agent, through
-    the frame driver: the player's actions are applied strictly (an illegal
-    one is refused with the referee's line and changes nothing), the
-    agent's as ``piramida play`` takes them. ``seats`` records who took each
-    action of the history, for undo."""
+def tolerance(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"position", "shot", "options"}`` -> how much error in aim (phi,
+    degrees), pace (v, a fraction of it), side (a) and height (b) the shot
+    tolerates before its outcome changes (agents/tolerance.py: per
+    parameter ``{"minus", "plus", "lo", "hi", "at_limit"}``, null for a
+    called shot that misses its call), plus ``ruling``: the referee's
+    summary of the exact stroke under the variant's options (null, with
+    ``refused``, where the referee refuses the shot)."""
+    from piramida.agents.tolerance import tolerance as windows
+    from piramida.env.errors import PiramidaError
+    from piramida.env.rules import get_referee
 
-    def __init__(self, driver: Any, agent_spec: Any, seat: int, noise: str, seed: int) -> None:
-        self.id = secrets.token_hex(8)
+    _check_keys(body, ("position", "shot", "options"), "tolerance request")
+    pos = read_position(body.get("position"))
+    shot = read_shot(body.get("shot"))
+    ref = get_referee(pos.variant, read_options(body.get("options")))
+    found = windows(pos, shot)
+    ruling, refused = None, None
+    try:
+        state = ref.initial_state(pos)
+        ref.check_shot(state, shot)
+        result = found.exact
+        ruling = ref.judge(pos, shot, result.events, result.final, (), state).summary()
+    except PiramidaError as exc:
+        # The physics answers for any stroke; the rules may not allow it.
+        refused = str(exc)
+    return found.to_dict() | {"ruling": ruling, "refused": refused}
+
+
+# ------------------------------------------------------------------ play
+#: Shots one analyse request looks at, at most (the page asks again for the rest).
+MAX_ANALYSE = 12
+
+
+class Session:
+    """A board (docs/ui.md, "The analysis board"): a frame between the
+    page's player (``seat``) and an agent, kept as a move tree
+    (web/board_tree.py) in the board store. The frame driver plays on from
+    the tree's cursor: the player's actions are applied strictly (an
+    illegal one is refused with the referee's line and changes nothing), the
+    agent's as ``piramida play`` takes them; an action played from a node
+    that already has one starts a variation. A stored tournament game is a
+    read-only board (``agent_spec`` None): it can be stepped through and
+    analysed, not played on."""
+
+    def __init__(
+        self,
+        driver: Any,
+        agent_spec: Any,
+        seat: int,
+        noise: str,
+        seed: int,
+        tree: Any = None,
+        board_id: str | None = None,
+        store: Any = None,
+    ) -> None:
+        from piramida.web.analysis import win_chance
+        from piramida.web.board_tree import Tree
+
+        self.id = board_id or secrets.token_hex(8)
         self.driver = driver
         self.spec = agent_spec
-        self.agent = agent_spec.build()
+        self.agent = None if agent_spec is None else agent_spec.build()
         self.seat = seat
         self.noise = noise
         self.seed = seed
+        self.store = store
         self.lock = threading.Lock()
+        self.tree = tree if tree is not None else Tree.start(driver.game, win_chance(driver.game))
         reset = getattr(self.agent, "reset", None)
         if callable(reset):
             reset(driver.agent_seed(1 - seat))
-        from piramida.env.driver import seats_of
 
-        self.seats: list[int] = seats_of(driver.game) if driver.game.history else []
+    @classmethod
+    def restore(cls, row: Any, store: Any) -> Session:
+        """The board of a store row (``board_store.BoardRow``), its driver
+        at the tree's cursor."""
+        from piramida.agents.specs import parse_spec
+        from piramida.env.driver import FrameDriver
+        from piramida.web.board_tree import Tree
+
+        tree = Tree.from_dict(row.tree)
+        spec = None if tree.info.get("readonly") else parse_spec(row.agent)
+        driver = FrameDriver(row.variant, row.noise, row.options)
+        driver.resume(tree.game_at(tree.cursor), row.seed)
+        return cls(driver, spec, row.seat, row.noise, row.seed, tree, row.id, store)
+
+    def persist(self) -> None:
+        if self.store is not None:
+            g = self.game
+            self.store.save(self.id, g.variant, "" if self.spec is None else str(self.spec), self.seat,
+                            self.noise, self.seed, g.options, self.tree.to_dict())
 
     @property
     def game(self) -> Any:
         return self.driver.game
 
+    @property
+    def readonly(self) -> bool:
+        return self.spec is None
+
+    def who(self, seat: int) -> str:
+        names = self.tree.info.get("names")
+        if names:
+            return str(names[seat])
+        return "you" if seat == self.seat else "agent"
+
     def to_act(self) -> str:
         g = self.game
         if g.over:
             return "none"
+        if self.readonly:
+            return "nobody"
         return "you" if self.driver.seat_to_act() == self.seat else "agent"
+
+    def _mine(self) -> int | None:
+        """The last node on the cursor's path played by the player."""
+        mine = [k for k in self.tree.path(self.tree.cursor)[1:] if self.tree.node(k)["seat"] == self.seat]
+        return mine[-1] if mine and not self.readonly else None
 
     def state(self) -> dict[str, Any]:
         from piramida.env.view import GameView
@@ -480,10 +571,11 @@ class Session:
         view = GameView.of(g)
         nxt = g.state.next
         last = next((r for r in reversed(g.rulings) if r is not None), None)
+        node = self.tree.node(self.tree.cursor)
         return {
             "id": self.id,
             "variant": g.variant,
-            "agent": str(self.spec),
+            "agent": self.who(1 - self.seat) if self.readonly else str(self.spec),
             "seat": self.seat,
             "noise": self.noise,
             "seed": self.seed,
@@ -496,14 +588,49 @@ class Session:
             "next": nxt.to_dict(),
             "cue_balls": list(view.cue_balls),
             "last_ruling": None if last is None else last.summary(),
-            "can_undo": self.seat in self.seats,
+            "can_undo": self._mine() is not None,
+            "node": self.tree.cursor,
+            "leaf": not node["children"],
+            "readonly": self.readonly,
+            "wp": node.get("wp"),
         } | position_info(g.position)
 
+    def board(self) -> dict[str, Any]:
+        """The move tree as the page reads it (``Tree.page``), the win
+        bar's model (or why there is none) and the loss labels' thresholds."""
+        from piramida.web.analysis import LABELS, THRESHOLDS, value_file, why_no_value
+
+        model = value_file(self.game.variant)
+        return self.tree.page(self.who) | {
+            "win": {"model": None if model is None else f"models/{model.name}",
+                    "why": why_no_value(self.game.variant)},
+            "labels": list(LABELS),
+            "thresholds": {k: list(v) for k, v in THRESHOLDS.items()},
+            "readonly": self.readonly,
+            "names": [self.who(0), self.who(1)],
+        }
+
+    def view(self) -> dict[str, Any]:
+        """``GET /api/play/{id}``: the state and the board."""
+        return self.state() | {"board": self.board()}
+
+    def _add(self, parent: int, entry: Mapping[str, Any], ruling: Any, seat: int, game: Any,
+             step: Any = None) -> int:
+        """A node for an action just played, ``game`` the game after it."""
+        from piramida.web.analysis import win_chance
+        from piramida.web.board_tree import action_fields, state_fields
+
+        fields = action_fields(entry, ruling, seat) | state_fields(game) | {"seat": seat, "wp": win_chance(game)}
+        if step is not None and step.refused is not None:
+            fields |= {"refused": _action_text(step.refused), "reason": step.reason}
+        return self.tree.add(parent, entry, fields)
+
     def _step(self, step: Any) -> dict[str, Any]:
-        self.seats.append(step.seat)
+        node = self._add(self.tree.cursor, self.game.history[-1], step.ruling, step.seat, self.game, step)
+        self.persist()
         out: dict[str, Any] = {
             "seat": step.seat,
-            "who": "you" if step.seat == self.seat else "agent",
+            "who": self.who(step.seat),
             "kind": step.kind,
             "action": _action_text(step.action),
             "brief": step.action if isinstance(step.action, str) else brief_shot(step.action),
@@ -513,6 +640,7 @@ class Session:
             "summary": None,
             "foul": False,
             "simulation": None,
+            "node": node,
         }
         if step.ruling is not None:
             out["ruling"] = step.ruling.to_dict()
@@ -526,11 +654,16 @@ class Session:
             before = step.position
             out["simulation"] = simulation(step.result)
             out["before"] = before.to_dict()
-        return {"step": out, "state": self.state()}
+        return {"step": out, "state": self.state(), "board": self.board()}
+
+    def _refuse_readonly(self) -> None:
+        if self.readonly:
+            raise BadRequestError("this board is a stored game: step through it and analyse it, it cannot be played on")
 
     def shot(self, body: Mapping[str, Any]) -> dict[str, Any]:
         _check_keys(body, ("shot",), "shot request")
         shot = read_shot(body.get("shot"))
+        self._refuse_readonly()
         if self.to_act() != "you":
             raise BadRequestError(self._not_yours())
         if self.game.state.next.kind == "choice":
@@ -540,6 +673,7 @@ class Session:
     def choose(self, body: Mapping[str, Any]) -> dict[str, Any]:
         _check_keys(body, ("choice",), "choice request")
         choice = _text(body, "choice")
+        self._refuse_readonly()
         if self.to_act() != "you":
             raise BadRequestError(self._not_yours())
         nxt = self.game.state.next
@@ -550,6 +684,7 @@ class Session:
         return self._step(self.driver.apply(choice))
 
     def agent_acts(self) -> dict[str, Any]:
+        self._refuse_readonly()
         if self.to_act() != "agent":
             raise BadRequestError(self._not_yours(agent=True))
         return self._step(self.driver.act(self.agent))
@@ -559,51 +694,106 @@ class Session:
             return "the frame is over"
         return "it is your turn, not the agent's" if agent else "it is the agent's turn"
 
+    def _node(self, value: Any) -> int:
+        n = int(integer(value, "'node'", 0, SEED_MAX, BadRequestError))
+        if n >= len(self.tree):
+            raise BadRequestError(f"no node {n} in this frame: its nodes are 0 to {len(self.tree) - 1}")
+        return n
+
+    def _move_to(self, n: int) -> None:
+        self.tree.goto(n)
+        self.driver.resume(self.tree.game_at(n), self.driver.seed, self.driver.pair)
+
+    def goto(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"node": N}``: the cursor to node N (any node of the tree)."""
+        _check_keys(body, ("node",), "goto request")
+        if body.get("node") is None:
+            raise BadRequestError("'node' is missing")
+        self._move_to(self._node(body.get("node")))
+        self.persist()
+        return {"state": self.state(), "board": self.board()}
+
     def undo(self) -> dict[str, Any]:
-        """Take back the player's last action and the agent's after it."""
-        if self.seat not in self.seats:
+        """The cursor back to before the player's last action on its path
+        (and the agent's after it); the line stays in the tree."""
+        mine = self._mine()
+        if mine is None:
             raise BadRequestError("nothing of yours to undo")
-        keep = max(i for i, s in enumerate(self.seats) if s == self.seat)
-        g = self.game
-        while len(g.history) > keep:
-            g.undo()
-        self.seats = self.seats[:keep]
-        self.driver.resume(g, self.driver.seed, self.driver.pair)
-        return {"state": self.state()}
+        self._move_to(self.tree.node(mine)["parent"])
+        self.persist()
+        return {"state": self.state(), "board": self.board()}
+
+    def analyse(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"node": N}`` or ``{}``: the loss of node N's shot against the
+        best suggestion (web/analysis.py), or of up to ``MAX_ANALYSE`` shots
+        of the cursor's line not analysed yet, each kept in the store.
+        ``pending``: the line's shots still without an analysis."""
+        from piramida.env.errors import PiramidaError
+        from piramida.env.shot import Shot
+        from piramida.web.analysis import analyse_shot
+
+        _check_keys(body, ("node",), "analyse request")
+        if body.get("node") is not None:
+            n = self._node(body.get("node"))
+            if self.tree.node(n)["kind"] != "shot":
+                raise BadRequestError(f"node {n} is {_a(self.tree.node(n)['kind'])}, not a shot: only shots are analysed")
+            todo = [n]
+        else:
+            todo = [k for k in self.tree.line() if self.tree.node(k)["kind"] == "shot"
+                    and self.tree.node(k)["analysis"] is None][:MAX_ANALYSE]
+        done = []
+        for n in todo:
+            node = self.tree.node(n)
+            if node["analysis"] is None:
+                before = self.tree.game_at(node["parent"])
+                try:
+                    node["analysis"] = analyse_shot(before, Shot.from_dict(node["entry"]["shot"]), self.noise, self.seed)
+                except PiramidaError as exc:
+                    node["analysis"] = {"error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                                        "label": None, "loss": None}
+            done.append(n)
+        if done:
+            self.persist()
+        pending = sum(1 for k in self.tree.line()
+                      if self.tree.node(k)["kind"] == "shot" and self.tree.node(k)["analysis"] is None)
+        return {"analysed": done, "pending": pending, "board": self.board()}
 
     def save(self) -> dict[str, Any]:
         return self.game.to_dict()
 
     def history(self) -> list[dict[str, Any]]:
-        """The actions of the frame so far, as the log shows played steps:
-        ``seat``, ``who``, ``kind``, ``brief``, ``summary``, ``foul``."""
-        from piramida.env.shot import Shot
-
+        """The actions up to the cursor, as the log shows played steps:
+        ``seat``, ``who``, ``kind``, ``action``, ``brief``, ``summary``,
+        ``foul``, ``node``."""
         out = []
-        for entry, ruling, seat in zip(self.game.history, self.game.rulings, self.seats, strict=True):
-            item: dict[str, Any] = {"seat": seat, "who": "you" if seat == self.seat else "agent", "foul": False}
-            if entry["type"] == "choice":
-                choice = str(entry["choice"])
-                item |= {"kind": "choice", "action": choice, "brief": choice, "summary": f"p{seat} chooses {choice}"}
-            else:
-                shot = Shot.from_dict(entry["shot"])
-                item |= {"kind": "lag" if ruling is None else "shot", "action": shot.to_text(),
-                         "brief": brief_shot(shot), "summary": "lag shot" if ruling is None else ruling.summary()}
-                item["foul"] = ruling is not None and not ruling.legal
-            out.append(item)
+        for k in self.tree.path(self.tree.cursor)[1:]:
+            n = self.tree.node(k)
+            out.append({"seat": n["seat"], "who": self.who(n["seat"]), "kind": n["kind"], "action": n["action"],
+                        "brief": n["brief"], "summary": n["summary"], "foul": n["foul"], "node": k})
         return out
+
+    def add_history(self, saved: Mapping[str, Any]) -> None:
+        """The actions of a saved game (checked) as the tree's first line,
+        from its root; the driver at its end."""
+        from piramida.web.board_tree import replay
+
+        node, last = self.tree.cursor, None
+        for entry, ruling, seat, game in replay(saved):
+            node = self._add(node, entry, ruling, seat, game)
+            last = game
+        if last is not None:
+            self.driver.resume(last, self.driver.seed, self.driver.pair)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
 def brief_shot(shot: Any) -> str:
     """The shot in short, as ``piramida play`` prints it."""
-    out = f"ball={shot.ball} phi={shot.phi:.1f} v={shot.v:.2f}"
-    if shot.a or shot.b:
-        out += f" a={shot.a:.2f} b={shot.b:.2f}"
-    if shot.place is not None:
-        out += f" place={shot.place[0]:.3f},{shot.place[1]:.3f}"
-    if shot.call is not None:
-        out += f" call={shot.call[0]}:{shot.call[1]}"
-    return out
+    from piramida.web.board_tree import brief_shot as short
+
+    return short(shot)
 
 
 def _action_text(action: Any) -> str:
@@ -614,10 +804,14 @@ def _action_text(action: Any) -> str:
 
 
 class Sessions:
-    """The games in play, by id, at most ``MAX_SESSIONS`` (least recently
-    used dropped first)."""
+    """The boards, by id: in the board store (``store``, web/board_store.py;
+    in memory when None), the ``limit`` used most recently also in memory
+    (an evicted one is rebuilt from the store when asked for)."""
 
-    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+    def __init__(self, store: Any = None, limit: int = MAX_SESSIONS) -> None:
+        from piramida.web.board_store import BoardStore
+
+        self.store = store if store is not None else BoardStore(None)
         self.limit = limit
         self._games: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
@@ -625,26 +819,42 @@ class Sessions:
     def __len__(self) -> int:
         return len(self._games)
 
+    def _cache(self, s: Session) -> None:
+        self._games[s.id] = s
+        self._games.move_to_end(s.id)
+        for gid in list(self._games):
+            if len(self._games) <= self.limit:
+                break
+            # A board in use stays, so that no second copy of it is rebuilt meanwhile.
+            if not self._games[gid].lock.locked():
+                del self._games[gid]
+
     def add(self, s: Session) -> Session:
+        s.store = self.store
+        s.persist()
         with self._lock:
-            self._games[s.id] = s
-            while len(self._games) > self.limit:
-                self._games.popitem(last=False)
+            self._cache(s)
         return s
 
     def get(self, game_id: str) -> Session:
         with self._lock:
             s = self._games.get(game_id)
-            if s is None:
+            if s is not None:
+                self._games.move_to_end(game_id)
+                return s
+            row = self.store.load(game_id)
+            if row is None:
                 raise UnknownGameError(f"no game {brief(game_id, 40)} on this server (start a new one)")
-            self._games.move_to_end(game_id)
+            s = Session.restore(row, self.store)
+            self._cache(s)
             return s
 
 
 def _play_settings(body: Mapping[str, Any]) -> tuple[Any, int, str, int, dict[str, str]]:
-    from piramida.agents.specs import parse_spec
+    from piramida.web.guard import agent_spec
 
-    spec = parse_spec(_text(body, "agent", "greedy"))
+    # The page names shipped models only, never a file of the server's.
+    spec = agent_spec(_text(body, "agent", "greedy"))
     seat = int(_int(body, "seat", 0, 1, 0) or 0)
     noise = read_noise(body, "none")
     seed = int(_int(body, "seed", 0, SEED_MAX, 0) or 0)
@@ -655,7 +865,8 @@ def _play_settings(body: Mapping[str, Any]) -> tuple[Any, int, str, int, dict[st
 def new_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
     """``{"variant", "agent", "seat", "noise", "seed", "options",
     "position"}``: a frame against the agent (the frame driver's frame of
-    the seed, as ``piramida play --seed``; or from ``position``)."""
+    the seed, as ``piramida play --seed``; or from ``position``), a new
+    board in the store."""
     from piramida.env.driver import FrameDriver
 
     _check_keys(body, ("variant", "agent", "seat", "noise", "seed", "options", "position"), "new game request")
@@ -669,27 +880,38 @@ def new_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
             raise BadRequestError(f"the position is a {pos.variant} position, not {variant}")
     driver.reset(seed, position=pos)
     s = sessions.add(Session(driver, spec, seat, noise, seed))
-    return {"state": s.state()}
+    return {"state": s.state(), "board": s.board()}
+
+
+def _board_of_saved(saved: Any, spec: Any, seat: int, noise: str, seed: int, info: Mapping[str, Any]) -> Session:
+    from piramida.env.driver import FrameDriver
+    from piramida.env.game import Game
+    from piramida.web.analysis import win_chance
+    from piramida.web.board_tree import Tree
+
+    game = Game.from_dict(saved)  # every entry checked here, once
+    start = Game.from_dict(game.to_dict() | {"history": []})
+    driver = FrameDriver(game.variant, noise, game.options)
+    driver.resume(start, seed)
+    s = Session(driver, spec, seat, noise, seed, Tree.start(start, win_chance(start), info))
+    s.add_history(game.to_dict())
+    return s
 
 
 def load_game(sessions: Sessions, body: Mapping[str, Any]) -> dict[str, Any]:
     """``{"game": <a saved game, as piramida play --save writes it>, "agent",
-    "seat", "noise", "seed"}``: go on with a saved frame. ``history``: its
-    actions, as ``Session.history`` lists them."""
-    from piramida.env.driver import FrameDriver
-    from piramida.env.game import Game, InvalidSaveError
+    "seat", "noise", "seed"}``: go on with a saved frame, a new board whose
+    first line is its actions. ``history``: those actions, as
+    ``Session.history`` lists them."""
+    from piramida.env.game import InvalidSaveError
 
     _check_keys(body, ("game", "agent", "seat", "noise", "seed", "options"), "load request")
     spec, seat, noise, seed, _ = _play_settings(body)
     saved = body.get("game")
     if isinstance(saved, str):
         saved = load_json(saved, "saved game", InvalidSaveError)
-    game = Game.from_dict(saved)
-    driver = FrameDriver(game.variant, noise, game.options)
-    driver.resume(game, seed)
-    s = sessions.add(Session(driver, spec, seat, noise, seed))
-    return {"state": s.state(), "history": s.history()}
-
+    s = sessions.add(_board_of_saved(saved, spec, seat, noise, seed, {}))
+    return {"state": s.state(), "history": s.history(), "board": s.board()}
 
 
 # ------------------------------------------------------------------ stored games
@@ -756,7 +978,27 @@ def stored_game(results: Results, query: Mapping[str, Any], game_id: str) -> dic
     from piramida.eval.tournament import stored_game as read
 
     _check_keys(query, ("db",), "game request")
+    gid = _stored_id(game_id)
+    return read(results.path(_query_text(query, "db")), gid).rebuild().game.to_dict()
+
+
+def _stored_id(game_id: str) -> int:
     if not (game_id.isascii() and game_id.isdigit()) or len(game_id) > 19:
         raise BadRequestError(f"a game id is a whole number from 1, got {brief(game_id, 30)}")
-    gid = integer(int(game_id), "the game id", 1, SEED_MAX, BadRequestError)
-    return read(results.path(_query_text(query, "db")), gid).rebuild().game.to_dict()
+    return int(integer(int(game_id), "the game id", 1, SEED_MAX, BadRequestError))
+
+
+def stored_board(results: Results, sessions: Sessions, query: Mapping[str, Any], game_id: str) -> dict[str, Any]:
+    """``POST /api/games/{id}/board?db=NAME``: the stored game as a
+    read-only board (its actions the tree's line, the seats named by their
+    agents), to step through and analyse."""
+    from piramida.eval.tournament import stored_game as read
+
+    _check_keys(query, ("db",), "board request")
+    gid = _stored_id(game_id)
+    name = _query_text(query, "db")
+    stored = read(results.path(name), gid)
+    saved = stored.rebuild().game.to_dict()
+    info = {"readonly": True, "names": list(stored.seats), "source": f"stored game {gid}"}
+    s = sessions.add(_board_of_saved(saved, None, 0, stored.noise, stored.seed, info))
+    return {"state": s.state(), "board": s.board()}

@@ -13,9 +13,12 @@ Routes (docs/ui.md has the request and answer of each):
     POST /api/cloud              where a shot's balls come to rest under noise
     POST /api/simulate           piramida simulate --json, plus trajectories
     POST /api/referee            piramida referee --json
+    POST /api/tolerance          how much error in aim, pace and spin a shot tolerates
     POST /api/play/new           a frame against an agent
     POST /api/play/load          go on with a saved game (piramida play --save)
-    GET  /api/play/{id}          the frame's state
+    GET  /api/play/{id}          the frame's state and move tree (a board in the games file)
+    POST /api/play/{id}/goto     the cursor to a node of the move tree
+    POST /api/play/{id}/analyse  shots' losses against the best suggestion
     POST /api/play/{id}/shot     the player's shot
     POST /api/play/{id}/choose   the player's choice
     POST /api/play/{id}/agent    the agent's next action
@@ -23,11 +26,14 @@ Routes (docs/ui.md has the request and answer of each):
     GET  /api/play/{id}/save     the saved game (Game.to_dict)
     GET  /api/games              the games of the served results files (?db=, ?variant=)
     GET  /api/games/{id}         one rebuilt, as piramida replay --save writes it (?db=)
+    POST /api/games/{id}/board   one as a read-only board (?db=)
 
 Bad input is HTTP 400 with ``{"error": LINE}``, LINE the one line the
 command line prints after ``error:`` (404 for a game or results file that
 is not there or not served); a bug is 500 with ``{"error":
-"internal error (...)"}``. Everything that simulates or plans runs in a
+"internal error (...)"}``. web/guard.py answers first: 403 for a
+request from another site's page, 413 for a body too large, 415 for one
+that is not JSON, 429 past the rate of expensive requests. Everything that simulates or plans runs in a
 thread pool off the event loop, so the server keeps answering meanwhile.
 """
 
@@ -51,8 +57,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from piramida.env.errors import NotFoundError, PiramidaError
-from piramida.env.inputs import MAX_TEXT_CHARS, one_line
-from piramida.web import api
+from piramida.env.inputs import one_line
+from piramida.web import api, guard
 
 STATIC = Path(__file__).resolve().parent / "static"
 # The page's script modules load only when served as JavaScript, whatever
@@ -121,8 +127,8 @@ async def read_body(request: Request) -> dict[str, Any]:
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > 4 * MAX_TEXT_CHARS:
-            raise api.BadRequestError(f"request body is too large (at most {4 * MAX_TEXT_CHARS} bytes)")
+        if len(body) > guard.MAX_BODY_BYTES:
+            raise guard.BodyTooLargeError(f"request body is too large (at most {guard.MAX_BODY_BYTES} bytes)")
     return api.parse_body(body)
 
 
@@ -146,7 +152,8 @@ def endpoint(
             result = await pool.run(call, *args) if pooled else call(*args)
             return JSONResponse(result)
         except PiramidaError as exc:
-            return error(404 if isinstance(exc, NotFoundError) else 400, str(exc) or type(exc).__name__)
+            status = 404 if isinstance(exc, NotFoundError) else 413 if isinstance(exc, guard.BodyTooLargeError) else 400
+            return error(status, str(exc) or type(exc).__name__)
         except RecursionError:
             return error(400, "the input is nested too deeply")
         except Exception as exc:  # a bug: one line for the page, the trace in the log
@@ -165,10 +172,19 @@ def _session_call(method: str) -> Callable[..., Any]:
     return call
 
 
-def create_app(workers: int | None = None, warm: bool = True, dbs: Iterable[str | Path] = ()) -> Starlette:
+def create_app(
+    workers: int | None = None, warm: bool = True, dbs: Iterable[str | Path] = (), games: str | Path | None = None,
+    rate: guard.RateLimit | None = guard.DEFAULT_RATE,
+) -> Starlette:
     """The application. ``warm``: load the physics in the background at
-    start-up; ``dbs``: the results files whose games the page may open."""
-    sessions = api.Sessions()
+    start-up; ``dbs``: the results files whose games the page may open;
+    ``games``: the file that keeps the boards (web/board_store.py; None:
+    in memory, for as long as the application runs); ``rate``: the limit
+    on each client address's expensive requests (web/guard.py; None: no
+    limit)."""
+    from piramida.web.board_store import BoardStore
+
+    sessions = api.Sessions(BoardStore(games))
     results = api.Results(dbs)
 
     @asynccontextmanager
@@ -181,6 +197,7 @@ def create_app(workers: int | None = None, warm: bool = True, dbs: Iterable[str 
             yield
         finally:
             pool.shutdown()
+            sessions.store.close()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -200,9 +217,12 @@ def create_app(workers: int | None = None, warm: bool = True, dbs: Iterable[str 
         Route("/api/cloud", endpoint(api.cloud), methods=["POST"]),
         Route("/api/simulate", endpoint(api.simulate), methods=["POST"]),
         Route("/api/referee", endpoint(api.referee), methods=["POST"]),
+        Route("/api/tolerance", endpoint(api.tolerance), methods=["POST"]),
         Route("/api/play/new", endpoint(partial(api.new_game, s)), methods=["POST"]),
         Route("/api/play/load", endpoint(partial(api.load_game, s)), methods=["POST"]),
-        Route("/api/play/{game_id}", endpoint(_session_call("state"), body=False, sessions=s)),
+        Route("/api/play/{game_id}", endpoint(_session_call("view"), body=False, sessions=s)),
+        Route("/api/play/{game_id}/goto", endpoint(_session_call("goto"), sessions=s), methods=["POST"]),
+        Route("/api/play/{game_id}/analyse", endpoint(_session_call("analyse"), sessions=s), methods=["POST"]),
         Route("/api/play/{game_id}/shot", endpoint(_session_call("shot"), sessions=s), methods=["POST"]),
         Route("/api/play/{game_id}/choose", endpoint(_session_call("choose"), sessions=s), methods=["POST"]),
         Route("/api/play/{game_id}/agent", endpoint(_session_call("agent_acts"), body=False, sessions=s),
@@ -212,6 +232,8 @@ def create_app(workers: int | None = None, warm: bool = True, dbs: Iterable[str 
         Route("/api/play/{game_id}/save", endpoint(_session_call("save"), body=False, sessions=s)),
         Route("/api/games", endpoint(partial(api.list_games, results), query=True)),
         Route("/api/games/{game_id}", endpoint(partial(api.stored_game, results), query=True)),
+        Route("/api/games/{game_id}/board", endpoint(partial(api.stored_board, results, s), query=True),
+              methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -224,4 +246,5 @@ def create_app(workers: int | None = None, warm: bool = True, dbs: Iterable[str 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed})
     app.state.sessions = sessions
     app.state.results = results
+    guard.protect(app, rate)
     return app

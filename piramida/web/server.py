@@ -27,21 +27,32 @@ def _config(app: Any, host: str, port: int, log_level: str) -> Any:
 
 
 def run(
-    host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, log_level: str = "warning", dbs: Iterable[str | Path] = ()
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    log_level: str = "warning",
+    dbs: Iterable[str | Path] = (),
+    games: str | Path | None = None,
 ) -> None:
-    """Serve until interrupted; ``dbs``: the results files the page may read."""
+    """Serve until interrupted; ``dbs``: the results files the page may
+    read; ``games``: the file that keeps the boards (None: memory)."""
     import uvicorn
 
     from piramida.web.app import create_app
 
-    uvicorn.Server(_config(create_app(dbs=dbs), host, port, log_level)).run()
+    uvicorn.Server(_config(create_app(dbs=dbs, games=games), host, port, log_level)).run()
 
 
 class BackgroundServer:
-    """The application on a free loopback port, in a daemon thread."""
+    """The application on a free loopback port, in a daemon thread;
+    ``games``: the file that keeps its boards (None: memory)."""
 
     def __init__(
-        self, host: str = DEFAULT_HOST, port: int = 0, workers: int | None = None, dbs: Iterable[str | Path] = ()
+        self,
+        host: str = DEFAULT_HOST,
+        port: int = 0,
+        workers: int | None = None,
+        dbs: Iterable[str | Path] = (),
+        games: str | Path | None = None,
     ) -> None:
         import uvicorn
 
@@ -52,7 +63,7 @@ class BackgroundServer:
         self.sock.bind((host, port))
         self.host, self.port = self.sock.getsockname()[:2]
         self.url = url_for(self.host, self.port)
-        self.app = create_app(workers, dbs=dbs)
+        self.app = create_app(workers, dbs=dbs, games=games)
         self.server = uvicorn.Server(_config(self.app, self.host, self.port, "warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

@@ -136,7 +136,7 @@ def test_play_a_shot_against_greedy_and_see_the_ruling(server: Any, browser: Any
     browser.find_element("id", "play-shoot").click()
     wait_js(browser, "document.querySelectorAll('#play-log li').length >= 1", 30)
     first = browser.find_elements("css selector", "#play-log li")[0].text
-    assert first.startswith("p0 (you) ball=0 phi=70.1") and "legal | p0 scored 3 | score 4-2" in first
+    assert first.startswith("player 1 (you) ball=0 phi=70.1") and "legal | player 1 scored 3 | score 4-2" in first
     wait_js(browser, "window.piramida.play.to_act !== 'agent' && !window.piramida.playBusy", 60)
     assert "last ruling:" in browser.find_element("id", "play-state").text
     assert severe_logs(browser) == []
@@ -160,7 +160,8 @@ def test_open_a_stored_game_and_see_its_first_ruling(stored_server: Any, results
     assert lines[0] == f"(loaded stored game 2, a free frame after {game.shots} shots)"
     assert len(lines) == 1 + len(game.history)
     shot = next(line for line in lines[1:] if "→" in line)
-    assert shot.endswith(first) and (f"({stored.seats[0]})" in shot or f"({stored.seats[1]})" in shot)
+    score = next(part for part in first.split(" | ") if part.startswith("score "))  # the page words the rest
+    assert f" | {score} | " in shot and (f"({stored.seats[0]})" in shot or f"({stored.seats[1]})" in shot)
     assert "frame over" in browser.find_element("id", "play-state").text
     # As a loaded game: undo takes back the player's last action (p0's).
     browser.find_element("id", "play-undo").click()

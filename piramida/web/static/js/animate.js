@@ -9,6 +9,7 @@ import {render} from "./render.js";
 import {debug, tab} from "./state.js";
 import {bg, drawBallFast, pathLine, table2css, view} from "./table.js";
 import {switchTab} from "./tabs.js";
+import {readable} from "./words.js";
 
 let anim = null;  // {sim, t, playing, last, resolve, shown, stamps, trail, trailT}
 
@@ -82,7 +83,7 @@ function showAnimState() {
   const log = a.sim.log, list = $("events");
   while (a.shown < log.length && log[a.shown].t <= a.t + 1e-9) {
     const li = document.createElement("li");
-    li.textContent = `${log[a.shown].t.toFixed(3)} s  ${log[a.shown].text}`;
+    li.textContent = `${log[a.shown].t.toFixed(3)} s  ${readable(log[a.shown].text)}`;
     list.appendChild(li);
     a.shown += 1;
   }

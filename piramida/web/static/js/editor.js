@@ -1,12 +1,16 @@
 // The position editor: the edited position changes here only, is checked
-// by the server (POST /api/position), and lives in the URL (#pos=TEXT).
+// by the server (POST /api/position), and lives in the URL (#pos=TEXT, or
+// packed as #p=... where the text would make the address long: link.js).
 import {api} from "./api.js";
-import {$, showError} from "./dom.js";
+import {$, clearStale, showError} from "./dom.js";
+import {positionHash, positionInHash} from "./link.js";
 import {clone, snap} from "./position.js";
 import {requestRender} from "./render.js";
+import {rulesText} from "./rules.js";
 import {fillShotBalls, resetPlace} from "./shot.js";
-import {cueOf, pos, setPos, setText, text} from "./state.js";
+import {cueOf, geo, meta, pos, setPos, setText, text} from "./state.js";
 import {clearSuggestions} from "./suggest.js";
+import {playerName} from "./words.js";
 
 // A new edited position: shown at once, then replaced by the server's
 // answer (or put back, with the error, when the server refuses it). Only
@@ -34,11 +38,13 @@ export async function commit(newPos) {
 
 // The server's answer for a position: its JSON and text forms.
 export function setPosition(info) {
+  if (info.text !== text) clearStale();
   setPos(info.position);
   setText(info.text);
   resetPlace();
   $("text").value = info.text;
-  const url = `${location.pathname}${location.search}#pos=${encodeURIComponent(info.text)}`;
+  const hash = positionHash(info.position, info.text, meta.ids[info.position.variant], geo.ball_radius);
+  const url = `${location.pathname}${location.search}#${hash}`;
   history.replaceState(null, "", url);
   fillEditor();
   fillShotBalls();
@@ -48,6 +54,7 @@ export function setPosition(info) {
 function fillEditor() {
   const p = pos;
   $("variant").value = p.variant;
+  $("variant-rules").textContent = rulesText(p.variant);
   for (const k of [0, 1]) {
     $(`score${k}`).value = p.score[k];
     $(`owed${k}`).value = p.owed[k];
@@ -57,12 +64,29 @@ function fillEditor() {
   $("break").checked = p.break;
 }
 
+// A score or owed field as a whole number, or the one line that refuses
+// it (2.7 is refused, never read as 2). An empty field is 0.
+function wholeNumber(id, what, min) {
+  const el = $(id);
+  const raw = el.value.trim();
+  if (el.validity && el.validity.badInput) return {error: `${what} must be a whole number`};
+  if (raw === "") return {value: 0};
+  if (!/^[-+]?\d+$/.test(raw)) return {error: `${what} must be a whole number, got ${raw}`};
+  const value = Number(raw);
+  if (min !== undefined && value < min) return {error: `${what} must be at least ${min}, got ${raw}`};
+  return {value};
+}
+
 // The frame-state fields (score, owed, to move, ball in hand, break) changed.
 export function editorChanged() {
   const p = clone(pos);
   for (const k of [0, 1]) {
-    p.score[k] = parseInt($(`score${k}`).value || "0", 10);
-    p.owed[k] = parseInt($(`owed${k}`).value || "0", 10);
+    const score = wholeNumber(`score${k}`, `${playerName(k)}'s score`);
+    const owed = wholeNumber(`owed${k}`, `the balls ${playerName(k)} owes`, 0);
+    const bad = score.error || owed.error;
+    if (bad) { showError(bad, true); fillEditor(); return; }
+    p.score[k] = score.value;
+    p.owed[k] = owed.value;
   }
   p.to_move = $("move1").checked ? 1 : 0;
   const hand = $("in_hand").value || null;
@@ -116,12 +140,12 @@ export async function applyText() {
 export function copyText() { return navigator.clipboard && navigator.clipboard.writeText(text); }
 export function copyLink() { return navigator.clipboard && navigator.clipboard.writeText(location.href); }
 
-// The position in the URL (#pos=TEXT), if there is one: true once set.
+// The position in the URL (#pos=TEXT or #p=PACKED), if there is one: true once set.
 export async function positionFromHash() {
-  const m = /[#&]pos=([^&]*)/.exec(location.hash);
-  if (!m) return false;
   try {
-    setPosition(await api("/api/position", {position: decodeURIComponent(m[1])}));
+    const m = positionInHash(meta.ids);
+    if (!m) return false;
+    setPosition(await api("/api/position", m));
     return true;
   } catch (e) {
     showError(e.message);

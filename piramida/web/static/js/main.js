@@ -10,10 +10,15 @@
 //   suggest.js   suggestions and their cloud; shot.js the shot form
 //   animate.js   a simulated shot played back; play.js a frame against an agent
 //   stored.js    games stored by tournaments; tabs.js the tabs
+//   board.js     the frame's move tree, win bar and analysis; link.js the position in the address
+//   keys.js      the table from the keyboard; scoreboard.js the Play tab's score
+//   words.js     numbers and names as a player reads them; rules.js each variant's rules
 import * as animation from "./animate.js";
+import * as board from "./board.js";
 import {api} from "./api.js";
-import {$, options, showError, status} from "./dom.js";
+import {$, hideError, options, showError, status} from "./dom.js";
 import * as editor from "./editor.js";
+import * as keys from "./keys.js";
 import * as play from "./play.js";
 import * as pointer from "./pointer.js";
 import {render} from "./render.js";
@@ -21,7 +26,7 @@ import * as shot from "./shot.js";
 import * as state from "./state.js";
 import * as stored from "./stored.js";
 import {suggest, suggestions} from "./suggest.js";
-import {bg, layout, table2css, view} from "./table.js";
+import {bg, layout, pocketAt, table2css, view} from "./table.js";
 import {switchTab} from "./tabs.js";
 
 // A read-only view of the page's state for the browser tests, bench/web.py
@@ -33,6 +38,7 @@ window.piramida = Object.freeze({
   get pos() { return state.pos; },
   get text() { return state.text; },
   get play() { return state.frame; },
+  get board() { return board.currentBoard(); },
   get playBusy() { return play.isBusy(); },
   get hint() { return play.currentHint(); },
   get plans() { return suggestions().plans; },
@@ -40,6 +46,7 @@ window.piramida = Object.freeze({
   get cloud() { return suggestions().cloud; },
   get anim() { return animation.current(); },
   get drag() { return pointer.dragged(); },
+  get selected() { return keys.selectedBall(); },
   get place() { return shot.currentPlace(); },
   get stored() { return stored.storedGames(); },
   get storedAsked() { return stored.wasAsked(); },
@@ -50,14 +57,47 @@ window.piramida = Object.freeze({
 window.table2css = table2css;
 window.piramidaLoadGame = play.loadGameText;
 
+// The table laid out again when what it is sized by changes: the board's
+// width, the window's height, or where the canvas starts (the scoreboard
+// above it shown, hidden or wrapped).
+let laidOut = "";
+function relayout() {
+  const c = $("table");
+  const key = [c.parentElement.clientWidth, window.innerHeight, Math.round(c.getBoundingClientRect().top
+    + c.parentElement.scrollTop + window.scrollY)].join(" ");
+  if (key === laidOut) return;
+  laidOut = key;
+  layout();
+  render();
+}
+
+// A pocket under the pointer is named in the canvas's tooltip.
+function pocketTitle(ev) {
+  const c = $("table"), rect = c.getBoundingClientRect();
+  const p = pocketAt(ev.clientX - rect.left, ev.clientY - rect.top);
+  const title = p ? `${p.words} pocket (${p.name})` : c.dataset.title;
+  if (c.title !== title) c.title = title;
+}
+
 function wire() {
   window.addEventListener("hashchange", editor.positionFromHash);
-  window.addEventListener("resize", () => { layout(); render(); });
+  window.addEventListener("resize", relayout);
   const c = $("table");
+  new ResizeObserver(relayout).observe(c.parentElement);
+  new ResizeObserver(relayout).observe($("scoreboard"));
+  c.dataset.title = c.title;
   c.addEventListener("pointerdown", pointer.onPointerDown);
   c.addEventListener("pointermove", pointer.onPointerMove);
+  c.addEventListener("pointermove", pocketTitle);
   c.addEventListener("pointerup", pointer.onPointerUp);
-  document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => switchTab(b.dataset.tab)));
+  c.addEventListener("keydown", keys.onKeyDown);
+  c.addEventListener("focus", keys.onFocus);
+  c.addEventListener("blur", keys.onBlur);
+  $("error-close").addEventListener("click", hideError);
+  document.querySelectorAll("#tabs button").forEach((b) => {
+    b.setAttribute("aria-pressed", String(b.classList.contains("active")));
+    b.addEventListener("click", () => switchTab(b.dataset.tab));
+  });
   // Position
   $("variant").addEventListener("change", () => editor.loadVariant($("variant").value));
   $("rack").addEventListener("click", () => editor.loadVariant($("variant").value));
@@ -87,6 +127,7 @@ function wire() {
   $("anim-keep").addEventListener("click", animation.animKeep);
   $("anim-close").addEventListener("click", animation.animClose);
   // Play
+  board.wireBoard();
   $("play-new").addEventListener("click", play.playNew);
   $("play-shoot").addEventListener("click", play.playShoot);
   $("play-hint").addEventListener("click", play.playHint);
@@ -111,6 +152,9 @@ async function init() {
   if (!(await editor.positionFromHash())) await editor.loadVariant("free");
   wire();
   play.showPlay();
+  // A frame named in the address (?game=ID) opens in the Play tab.
+  if (board.gameInUrl()) { await board.openGame(board.gameInUrl()); switchTab("play"); }
+  relayout();
   render();
   state.debug.ready = true;
   state.debug.readyMs = performance.now();

@@ -1,19 +1,24 @@
 // A frame against an agent (Play tab): start one, play the player's shots
 // and choices, let the agent act, hint, undo, save and load. The frame's
-// state is the server's (state.js's `frame`); the log lists its actions.
+// state is the server's (state.js's `frame`); the log lists its actions,
+// board.js its move tree (each answer's `board`).
 import {animate, stopAnimation} from "./animate.js";
 import {api} from "./api.js";
+import {missingLine, setBoard} from "./board.js";
 import {$, showError, status} from "./dom.js";
 import {requestRender} from "./render.js";
+import {showScoreboard} from "./scoreboard.js";
 import {fillShotBalls, resetPlace, shotText, useShot} from "./shot.js";
 import {frame, pos, setFrame, tab} from "./state.js";
 import {COLOURS, ghost, pathLine} from "./table.js";
+import {IN_HAND, choiceText, playerName, readable} from "./words.js";
 
 let busy = false;  // a request for the frame is under way
 let hint = null;   // a hint's drawing: {paths, struck, ghost}
 
 export function isBusy() { return busy; }
 export function currentHint() { return hint; }
+export function clearHint() { hint = null; }
 
 function playSettings() {
   return {agent: $("play-agent").value.trim(), seat: parseInt($("play-seat").value, 10),
@@ -28,6 +33,7 @@ export async function playNew() {
   try {
     const res = await api("/api/play/new", body);
     setFrame(res.state);
+    setBoard(res.board);
     $("play-log").innerHTML = "";
     resetPlace();
     showPlay();
@@ -39,9 +45,9 @@ export async function playNew() {
 function logStep(step, who) {
   const li = document.createElement("li");
   who = who || (step.who === "you" ? "you" : frame.agent);
-  const what = step.kind === "choice" ? `chooses ${step.action}` : step.brief;
-  li.textContent = `p${step.seat} (${who}) ${what}${step.summary && step.kind !== "choice" ? "  →  " + step.summary : ""}`;
-  if (step.refused) li.textContent += `  (refused: ${step.reason})`;
+  const what = step.kind === "choice" ? `chooses ${choiceText(step.action)}` : readable(step.brief);
+  li.textContent = `${playerName(step.seat)} (${who}) ${what}${step.summary && step.kind !== "choice" ? "  →  " + readable(step.summary) : ""}`;
+  if (step.refused) li.textContent += `  (refused: ${readable(step.reason)})`;
   li.className = step.who + (step.foul ? " foul" : "");
   const log = $("play-log");
   log.appendChild(li);
@@ -58,13 +64,15 @@ async function showStep(res) {
     stopAnimation();
   }
   setFrame(res.state);
+  setBoard(res.board);
   resetPlace();
   showPlay();
 }
 
-// The agent acts for as long as it is its turn and the Play tab is open.
+// The agent acts for as long as it is its turn and the Play tab is open,
+// at the end of a line only (a move stepped back to is looked at, not played on).
 export async function continuePlay() {
-  while (frame && frame.to_act === "agent" && tab === "play") {
+  while (frame && frame.to_act === "agent" && frame.leaf !== false && tab === "play") {
     busy = true; showPlay();
     status(`${frame.agent} is thinking…`);
     try {
@@ -77,7 +85,8 @@ export async function continuePlay() {
 export function showPlay() {
   const st = frame, box = $("play-state"), choices = $("play-choices");
   if (!st) {
-    box.textContent = "No frame yet: pick an agent and start one.";
+    box.textContent = missingLine() || "No frame yet: pick an agent and start one.";
+    showScoreboard(null);
     choices.innerHTML = "";
     ["play-shoot", "play-hint", "play-undo", "play-save"].forEach((id) => { $(id).disabled = true; });
     requestRender();
@@ -88,16 +97,17 @@ export function showPlay() {
   if (st.over) turn = st.winner === null ? "frame over: a draw" : (st.winner === you ? "frame over: you win" : "frame over: the agent wins");
   else if (st.to_act === "you") turn = nxt.kind === "choice" ? "your choice" : (nxt.kind === "lag" ? "your lag shot" : "your shot");
   else turn = "the agent's turn";
-  box.innerHTML = `<div>${st.variant}: you are p${you} (player ${you + 1}) against <b></b>, noise ${st.noise}, seed ${st.seed}</div>
+  box.innerHTML = `<div>${st.variant}: you are ${playerName(you)} against <b></b>, noise ${st.noise}, seed ${st.seed}</div>
     <div>score ${st.score[0]} - ${st.score[1]}, ${st.shots} shots</div><div class="turn"></div><div class="ruling"></div>`;
   box.querySelector("b").textContent = st.agent;
-  box.querySelector(".turn").textContent = turn + (nxt.in_hand && st.to_act === "you" ? ` (ball in hand: ${nxt.in_hand})` : "");
-  box.querySelector(".ruling").textContent = st.last_ruling ? `last ruling: ${st.last_ruling}` : "";
+  box.querySelector(".turn").textContent = turn + (nxt.in_hand && st.to_act === "you" ? ` (ball in hand ${IN_HAND[nxt.in_hand] || nxt.in_hand})` : "");
+  box.querySelector(".ruling").textContent = st.last_ruling ? `last ruling: ${readable(st.last_ruling)}` : "";
+  showScoreboard(st);
   choices.innerHTML = "";
   if (st.to_act === "you" && nxt.kind === "choice") {
     for (const c of nxt.choices) {
       const b = document.createElement("button");
-      b.textContent = c.startsWith("take_ball:") ? `take ball ${c.slice(10)}` : c.replace(/_/g, " ");
+      b.textContent = choiceText(c);
       b.dataset.choice = c;
       b.addEventListener("click", () => playChoose(c));
       choices.appendChild(b);
@@ -137,6 +147,7 @@ export async function playUndo() {
   try {
     const res = await api(`/api/play/${frame.id}/undo`, {});
     setFrame(res.state);
+    setBoard(res.board);
     hint = null;
     const li = document.createElement("li");
     li.textContent = "(undone)";
@@ -184,6 +195,7 @@ export async function loadGame(game, what, names) {
   try {
     const res = await api("/api/play/load", {game, ...playSettings()});
     setFrame(res.state);
+    setBoard(res.board);
     hint = null;
     resetPlace();
     $("play-log").innerHTML = "";

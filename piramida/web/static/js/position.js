@@ -33,6 +33,13 @@ function free(pos, id, x, y, zone) {
 }
 const round4 = (v) => Math.round(v * 1e4) / 1e4;
 
+// A spot to 1 mm (three decimals, as the shot's text shows a place), or
+// to 0.1 mm where the coarser spot would touch a ball or leave the zone.
+export function tidySpot(pos, id, spot, zone) {
+  const mm = spot.map((v) => Math.round(v * 1e3) / 1e3);
+  return free(pos, id, mm[0], mm[1], zone) ? mm : spot.map(round4);
+}
+
 // The nearest free spot to (x, y) on the table (in ``zone`` when given):
 // rings of growing radius around the point, 2 mm apart.
 export function snap(x, y, id, pos, zone) {

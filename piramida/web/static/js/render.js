@@ -5,6 +5,7 @@
 import {current as currentAnimation, drawAnimationFrame, trails} from "./animate.js";
 import {$} from "./dom.js";
 import {drawHint} from "./play.js";
+import {selectedBall} from "./keys.js";
 import {dragged} from "./pointer.js";
 import {ballsOf} from "./position.js";
 import {drawShotPreview} from "./shot.js";
@@ -43,7 +44,19 @@ export function render() {
       drawBallFast(ctx, px, py, b);
     }
     drawShotPreview(ctx, shown);
+    drawSelected(ctx, shown);
   }
   drawPanel(ctx, shown, drag ? drag.id : null);
   if (drag && drag.moved) drawBall(ctx, drag.px, drag.py, drag.id, 0.85);
+}
+
+// The ball the keys move (the table focused): a ring around it.
+function drawSelected(ctx, shown) {
+  const id = selectedBall();
+  if (!id || !(id in shown.balls)) return;
+  const [px, py] = table2css(...shown.balls[id]);
+  ctx.beginPath(); ctx.arc(px, py, geo.ball_radius * view.s + 3, 0, 2 * Math.PI);
+  ctx.lineWidth = 2.5; ctx.strokeStyle = "#ffd84a"; ctx.stroke();
+  ctx.beginPath(); ctx.arc(px, py, geo.ball_radius * view.s + 5, 0, 2 * Math.PI);
+  ctx.lineWidth = 1.5; ctx.strokeStyle = "#1a5fb4"; ctx.stroke();
 }

@@ -4,6 +4,7 @@ import {api} from "./api.js";
 import {$, options, showError, status} from "./dom.js";
 import {loadGame} from "./play.js";
 import {meta} from "./state.js";
+import {readable} from "./words.js";
 
 let stored = null;   // the games listed: {dbs, total, games}
 let asked = false;   // listed once, when the Play tab first opens
@@ -44,7 +45,7 @@ export async function storedList() {
       o.value = g.id;
       o.dataset.db = g.db;
       o.textContent = `#${g.id} ${g.variant}, pair ${g.pair}: ${g.seats[0]} v ${g.seats[1]}, `
-        + `${g.result} ${g.score[0]}-${g.score[1]}, ${g.shots} shots`;
+        + `${readable(g.result)} ${g.score[0]}-${g.score[1]}, ${g.shots} shots`;
       sel.appendChild(o);
     }
     $("stored-open").disabled = res.games.length === 0;

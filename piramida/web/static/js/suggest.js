@@ -9,16 +9,23 @@ import {useShot} from "./shot.js";
 import {debug, pos, tab} from "./state.js";
 import {COLOURS, OBJECT_DOT, arrow, drawBall, ghost, pathLine, table2css} from "./table.js";
 import {switchTab} from "./tabs.js";
+import {POCKETS} from "./words.js";
 
-let plans = null;  // the last suggestion: {shots, draw, position}
+let plans = null;  // the last suggestion: {value_meaning, shots, search, draw, position}
 let chosen = 0;    // the index of the chosen shot
 let cloud = null;  // the chosen shot under noise (POST /api/cloud)
 let cloudSeq = 0;
+// A suggestion is drawn only for the position it was asked for: each
+// request takes a number, and clearing (the position edited or replaced)
+// takes one too, so an answer that is not the latest request's is dropped,
+// as is one whose position no longer matches the edited one.
+let suggestSeq = 0;
 
 export function suggestions() { return {plans, chosen, cloud}; }
 
 export function clearSuggestions() {
   plans = null; cloud = null; chosen = 0;
+  suggestSeq++; cloudSeq++;
   $("suggestions").innerHTML = "";
   $("cloud-info").textContent = "";
 }
@@ -28,13 +35,21 @@ function budgetBody() {
   return kind === "sims" ? {sims: parseInt(value, 10)} : {budget: value};
 }
 
+const positionKey = (p) => JSON.stringify(p);
+
 export async function suggest() {
   const btn = $("suggest-go");
   btn.disabled = true;
   status("thinking…");
   const t0 = performance.now();
+  const seq = ++suggestSeq;
+  const asked = positionKey(pos);
   try {
     const res = await api("/api/suggest", {position: pos, noise: $("skill").value, top: 3, ...budgetBody()});
+    if (seq !== suggestSeq || positionKey(pos) !== asked) {
+      status("the position changed meanwhile: its suggestion was dropped");
+      return;
+    }
     plans = res; chosen = 0; cloud = null;
     showSuggestions();
     debug.suggestMs = performance.now() - t0;
@@ -42,7 +57,7 @@ export async function suggest() {
     status(`suggested in ${(debug.suggestMs / 1000).toFixed(2)} s`);
     chooseSuggestion(0);
   } catch (e) {
-    showError(e.message); status("");
+    if (seq === suggestSeq) { showError(e.message); status(""); }
   } finally {
     btn.disabled = false;
   }
@@ -50,28 +65,51 @@ export async function suggest() {
 
 function pct(x) { return `${Math.round(100 * x)}%`; }
 
+// A rate's 95% interval in whole percent, as piramida suggest prints it.
+function interval(iv) { return `[${Math.floor(100 * iv[0] + 1e-9)}, ${Math.ceil(100 * iv[1] - 1e-9)}]`; }
+
+function oddsText(shot) {
+  const ep = shot.expected_points;
+  const signed = `${ep >= 0 ? "+" : ""}${ep.toFixed(2)}`;
+  // A policy ranks by its network's probabilities, not by samples.
+  if (shot.basis === "policy") {
+    return `policy ${pct(shot.policy_probability)}; pot estimate ${pct(shot.p_pot)}, noise-free stroke ${shot.p_foul ? "fouls" : "legal"}, points ${signed}`;
+  }
+  const pts = `expected points ${signed}`;
+  const value = `value ${shot.value_text}`;
+  if (!shot.p_pot_interval) return `${value}: pot ${pct(shot.p_pot)}, foul ${pct(shot.p_foul)}, ${pts} (one noise-free stroke)`;
+  return `${value}: pot ${pct(shot.p_pot)} ${interval(shot.p_pot_interval)} of ${shot.samples}, ` +
+    `foul ${pct(shot.p_foul)} ${interval(shot.p_foul_interval)}, ${pts}`;
+}
+
+function searchText(s) {
+  return `${s.candidates} candidates, ${s.strokes} simulated strokes, ${s.time_s.toFixed(2)} s: ${s.stopped}`;
+}
+
 function showSuggestions() {
   const box = $("suggestions");
   box.innerHTML = "";
+  // What the value is, and what the search spent: the cards are in the
+  // order of the value they show.
+  for (const [cls, line] of [["meaning", `value: ${plans.value_meaning}`], ["search", searchText(plans.search)]]) {
+    const p = document.createElement("p");
+    p.className = `hint suggest-${cls}`;
+    p.textContent = line;
+    box.appendChild(p);
+  }
   plans.shots.forEach((shot, i) => {
-    const d = plans.draw[i];
     const card = document.createElement("div");
     card.className = "suggestion" + (i === chosen ? " chosen" : "");
     card.style.setProperty("--c", COLOURS[i % COLOURS.length]);
     card.dataset.index = i;
-    const ep = shot.expected_points;
-    const pts = `${ep >= 0 ? "+" : ""}${ep.toFixed(2)}`;
-    // A policy ranks by its network's probabilities, not by samples.
-    const odds = shot.basis === "policy"
-      ? `policy ${pct(shot.policy_probability)}; pot estimate ${pct(shot.p_pot)}, noise-free stroke ${shot.p_foul ? "fouls" : "legal"}, points ${pts}`
-      : `pot ${pct(shot.p_pot)}, foul ${pct(shot.p_foul)}, expected points ${pts}`;
-    const hint = shot.basis === "policy" ? "no samples: the policy's probability" : `${d.samples} samples`;
-    card.innerHTML = `<div class="odds">${i + 1}. ${odds}</div>
+    card.innerHTML = `<div class="odds"></div>
       <div class="desc"></div><code></code><div>
-      <button class="watch">watch</button><button class="use">edit as a shot</button>
-      <span class="hint">${hint}</span></div>`;
+      <button class="watch">watch</button><button class="use">edit as a shot</button></div>`;
+    card.querySelector(".odds").textContent = `${i + 1}. ${oddsText(shot)}`;
     card.querySelector(".desc").textContent = shot.description;
-    card.querySelector("code").textContent = shot.shot;
+    const code = card.querySelector("code");
+    code.textContent = shot.rounded;
+    code.title = shot.shot;  // the exact stroke, which "edit as a shot" uses
     card.addEventListener("click", () => chooseSuggestion(i));
     card.querySelector(".watch").addEventListener("click", (ev) => { ev.stopPropagation(); watchSuggestion(i); });
     card.querySelector(".use").addEventListener("click", (ev) => { ev.stopPropagation(); useShot(shot.shot); switchTab("shot"); });
@@ -89,7 +127,7 @@ async function chooseSuggestion(i) {
   try {
     const res = await api("/api/cloud", {position: plans.position, shot: plans.shots[i].shot,
       noise: $("skill").value === "none" ? "pro" : $("skill").value, n: 200, object: d.object});
-    if (seq !== cloudSeq) return;
+    if (seq !== cloudSeq || !plans) return;
     cloud = res;
     $("cloud-info").textContent = cloudText(res);
     requestRender();
@@ -104,7 +142,7 @@ function cloudText(c) {
     if (!b) return "";
     const rest = (c.rest[b] || []).length;
     const pots = Object.entries(c.pocketed[b] || {}).sort((a, b2) => b2[1] - a[1])
-      .map(([p, k]) => `${pct(k / c.n)} in ${p}`);
+      .map(([p, k]) => `${pct(k / c.n)} in ${POCKETS[p] || p} (${p})`);
     const off = c.off[b] ? [`${pct(c.off[b] / c.n)} off the table`] : [];
     return `${what} ${b}: ${[`${pct(rest / c.n)} rests on the table`, ...pots, ...off].join(", ")}`;
   };

@@ -5,32 +5,53 @@
 import {$} from "./dom.js";
 import {inHandBall, missingIds} from "./position.js";
 import {debug, geo, meta} from "./state.js";
+import {POCKETS} from "./words.js";
 
 export const COLOURS = ["#ffd84a", "#7fd3ff", "#ff9ecb"];
 export const OBJECT_DOT = "#4aa3ff";
 
-// The canvas's scale and layout in CSS pixels (set by layout()).
-export const view = {s: 1, m: 0, tableH: 0, rowH: 28, cssW: 0, cssH: 0};
+// The canvas's scale and layout in CSS pixels (set by layout()). `upright`:
+// the table stands with its long axis up the screen, the house end at the
+// bottom and the left cushion on the left (a narrow portrait window).
+export const view = {s: 1, m: 0, tableH: 0, rowH: 28, cssW: 0, cssH: 0, x0: 150, upright: false};
 export let bg = null;  // the table without balls, in device pixels
 
 export function table2css(x, y) {
   const {s, m} = view;
+  if (view.upright) return [(x + m) * s, (geo.length + m - y) * s];
   return [(y + m) * s, (x + m) * s];
 }
 export function css2table(px, py) {
   const {s, m} = view;
+  if (view.upright) return [px / s - m, geo.length + m - py / s];
   return [py / s - m, px / s - m];
 }
 
+// The canvas as large as the page allows: as wide as its column and no
+// taller than the window (the three rows included), lying or standing,
+// whichever draws it larger. Beside the panel (a wide window) the height
+// is what is left below the canvas's top, so that the whole table is in
+// view; above it (the page scrolls) the window's whole height.
 export function layout() {
-  const g = geo, c = $("table");
-  const m = g.cushion_width + g.rail_width;
-  const cssW = Math.max(320, c.clientWidth || c.parentElement.clientWidth);
-  const s = cssW / (g.length + 2 * m);
-  const tableH = (g.width + 2 * m) * s;
-  const rowH = Math.max(26, 2 * g.ball_radius * s + 10);
+  const g = geo, c = $("table"), board = c.parentElement;
+  const m = g.cushion_width + g.rail_width, r = g.ball_radius;
+  const spanL = g.length + 2 * m, spanW = g.width + 2 * m;
+  const beside = getComputedStyle(board.parentElement).display === "grid";
+  const top = beside ? c.getBoundingClientRect().top + board.scrollTop : 0;
+  const availH = window.innerHeight - top - 8;
+  // cssH = down s + 3 max(26, 2 r s + 10) + 12 grows with s: both branches capped.
+  const fit = (across, down) => Math.min(board.clientWidth / across,
+    (availH - 90) / down, (availH - 42) / (down + 6 * r));
+  const flat = fit(spanL, spanW), up = fit(spanW, spanL);
+  const upright = up > 1.25 * flat;  // standing only where it is clearly larger
+  const s = Math.max(180 / spanL, upright ? up : flat);
+  const cssW = (upright ? spanW : spanL) * s;
+  const tableH = (upright ? spanL : spanW) * s;
+  const rowH = Math.max(26, 2 * r * s + 10);
   const cssH = tableH + 3 * rowH + 12;
-  Object.assign(view, {s, m, tableH, rowH, cssW, cssH});
+  const x0 = cssW < 520 ? 112 : 150;
+  Object.assign(view, {s, m, tableH, rowH, cssW, cssH, x0, upright});
+  c.style.width = `${cssW}px`;
   const dpr = window.devicePixelRatio || 1;
   c.style.height = `${cssH}px`;
   c.width = Math.round(cssW * dpr);
@@ -49,7 +70,7 @@ function poly(ctx, pts) {
 }
 
 function drawBackground(dpr) {
-  const g = geo, col = g.colours, {s, m, cssW, cssH, tableH} = view;
+  const g = geo, col = g.colours, {s, m, cssW, cssH} = view;
   const off = document.createElement("canvas");
   off.width = Math.round(cssW * dpr);
   off.height = Math.round(cssH * dpr);
@@ -58,12 +79,16 @@ function drawBackground(dpr) {
   ctx.fillStyle = "#f4f1ea";
   ctx.fillRect(0, 0, cssW, cssH);
   // rail, cloth
+  const box = (x0, y0, x1, y1) => {
+    const [ax, ay] = table2css(x0, y0), [bx, by] = table2css(x1, y1);
+    return [Math.min(ax, bx), Math.min(ay, by), Math.abs(bx - ax), Math.abs(by - ay)];
+  };
+  const [rx, ry, rw, rh] = box(-m, -m, g.width + m, g.length + m);
   ctx.fillStyle = col.rail; ctx.strokeStyle = col.rail_edge; ctx.lineWidth = 1.2;
-  ctx.fillRect(0, 0, (g.length + 2 * m) * s, tableH);
-  ctx.strokeRect(0.5, 0.5, (g.length + 2 * m) * s - 1, tableH - 1);
+  ctx.fillRect(rx, ry, rw, rh);
+  ctx.strokeRect(rx + 0.5, ry + 0.5, rw - 1, rh - 1);
   ctx.fillStyle = col.cloth;
-  const [cx0, cy0] = table2css(0, 0);
-  ctx.fillRect(cx0, cy0, g.length * s, g.width * s);
+  ctx.fillRect(...box(0, 0, g.width, g.length));
   for (const p of Object.values(g.pockets)) {
     ctx.fillStyle = col.cloth; poly(ctx, p.opening); ctx.fill();
     ctx.fillStyle = col.hole; poly(ctx, p.hole); ctx.fill();
@@ -175,15 +200,21 @@ export function ghost(ctx, at, colour, alpha) {
 
 // The balls in the three rows under the table: where each is drawn.
 export function panelSlots(pos) {
-  const {tableH, rowH, s} = view, r = geo.ball_radius * s;
+  const {tableH, rowH, s, cssW} = view, r = geo.ball_radius * s;
   const out = [];
-  const x0 = 150, step = 2 * r + 5;
+  const x0 = view.x0;
+  // Balls 5 px apart, closer where a row would run off the canvas.
+  const stepFor = (n, extra = 0) => Math.min(2 * r + 5, n > 1 ? (cssW - x0 - r - 2 - extra) / (n - 1) : Infinity);
   const row = (k) => tableH + 6 + rowH * k + rowH / 2;
-  pos.shelves.forEach((shelf, p) => shelf.forEach((b, i) => out.push({id: b, zone: `shelf${p}`, px: x0 + i * step, py: row(p)})));
-  const hand = inHandBall(pos);
+  pos.shelves.forEach((shelf, p) => {
+    const step = stepFor(shelf.length);
+    shelf.forEach((b, i) => out.push({id: b, zone: `shelf${p}`, px: x0 + i * step, py: row(p)}));
+  });
+  const hand = inHandBall(pos), tray = missingIds(pos);
+  const step = stepFor(tray.length + (hand ? 1 : 0), hand ? 10 : 0);
   let i = 0;
   if (hand) out.push({id: hand, zone: "hand", px: x0 + (i++) * step, py: row(2)});
-  missingIds(pos).forEach((b) => out.push({id: b, zone: "tray", px: x0 + (i++) * step + (hand ? 10 : 0), py: row(2)}));
+  tray.forEach((b) => out.push({id: b, zone: "tray", px: x0 + (i++) * step + (hand ? 10 : 0), py: row(2)}));
   return out;
 }
 
@@ -199,9 +230,21 @@ export function zoneAt(px, py) {
   return ["shelf0", "shelf1", "tray"][k] || null;
 }
 
+// The pocket under a CSS pixel (near its mouth or its label): its tooltip
+// names it in words with the short form calls use, e.g. "right rear (rr)".
+export function pocketAt(px, py) {
+  const [x, y] = css2table(px, py), near = 0.09;
+  for (const [name, p] of Object.entries(geo.pockets)) {
+    const spots = [p.mouth_centre, p.label];
+    if (spots.some(([qx, qy]) => Math.hypot(qx - x, qy - y) < near)) return {name, words: POCKETS[name] || name};
+  }
+  return null;
+}
+
 export function drawPanel(ctx, pos, hidden) {
-  const {tableH, rowH, cssW} = view;
-  ctx.font = "13px sans-serif"; ctx.textAlign = "left"; ctx.textBaseline = "middle";
+  const {tableH, rowH, cssW, x0} = view;
+  const size = x0 < 150 ? 12 : 13;
+  ctx.font = `${size}px sans-serif`; ctx.textAlign = "left"; ctx.textBaseline = "middle";
   for (let k = 0; k < 3; k++) {
     const y = tableH + 6 + rowH * k;
     ctx.fillStyle = k % 2 ? "#ebe6da" : "#efebe1";
@@ -211,15 +254,15 @@ export function drawPanel(ctx, pos, hidden) {
     if (k < 2) {
       const mark = pos.to_move === k ? "\u25B6 " : "   ";
       label = `${mark}player ${k + 1}: ${pos.score[k]}` + (pos.owed[k] ? ` (owes ${pos.owed[k]})` : "");
-      ctx.font = pos.to_move === k ? "bold 13px sans-serif" : "13px sans-serif";
+      ctx.font = pos.to_move === k ? `bold ${size}px sans-serif` : `${size}px sans-serif`;
     } else {
-      label = pos.in_hand ? `in hand (${pos.in_hand}) / off` : "off the table";
-      ctx.font = "13px sans-serif";
+      label = pos.in_hand ? "in hand / off" : "off the table";
+      ctx.font = `${size}px sans-serif`;
     }
     ctx.fillText(label, 6, y + rowH / 2);
     if (k < 2 && pos.shelves[k].length === 0) {
       ctx.fillStyle = "#8a8478"; ctx.font = "italic 12px sans-serif";
-      ctx.fillText("shelf empty", 150, y + rowH / 2);
+      ctx.fillText("shelf empty", x0, y + rowH / 2);
     }
   }
   for (const slot of panelSlots(pos)) {
