@@ -5,6 +5,7 @@ the answers the same on any machine."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ runner = CliRunner()
 T = Table.default()
 R = T.ball_radius
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+MIDGAME = Path(__file__).resolve().parents[1] / "docs" / "examples" / "combined_midgame.json"
 
 
 def _straight(variant: str = "combined") -> Position:
@@ -51,9 +53,11 @@ def test_json_has_exactly_the_documented_keys() -> None:
     pos = _straight()
     out = _run("--position", pos.to_text(), "--sims", "80", "--top", "2", "--noise", "none", "--json")
     d = json.loads(out)
-    assert list(d) == ["shots"] and len(d["shots"]) == 2
+    assert list(d) == ["value_meaning", "shots", "search"] and len(d["shots"]) == 2
+    assert list(d["search"]) == ["budget_s", "sims", "time_s", "candidates", "strokes", "stopped"]
     for s in d["shots"]:
-        assert list(s) == ["shot", "p_pot", "p_foul", "expected_points", "description"]
+        assert list(s) == ["shot", "rounded", "value", "value_text", "samples", "p_pot", "p_pot_interval",
+                           "p_foul", "p_foul_interval", "expected_points", "description"]
         Shot.from_text(s["shot"])  # the text form parses
         assert 0.0 <= s["p_pot"] <= 1.0 and 0.0 <= s["p_foul"] <= 1.0
     best = d["shots"][0]
@@ -65,9 +69,11 @@ def test_same_seed_same_answer_and_text_output() -> None:
     pos = _straight().to_text()
     a = _run("--position", pos, "--sims", "100", "--seed", "3", "--json")
     b = _run("--position", pos, "--sims", "100", "--seed", "3", "--json")
-    assert a == b
+    assert _masked(a) == _masked(b)
     text = _run("--position", pos, "--sims", "60", "--top", "1")
-    assert text.startswith("1. ball=0 ") and "pot " in text and "foul " in text
+    lines = text.splitlines()
+    assert lines[0].startswith("value: ") and "simulation count" in lines[1]
+    assert lines[2].startswith("1. ball=0 ") and "pot " in lines[3] and "foul " in lines[3]
 
 
 def test_png_is_written(tmp_path: Path) -> None:
@@ -117,11 +123,11 @@ def test_demo_suggestions_draw_each_pyramid_variant(
 
 def test_agent_spec_names_the_ranking_agent_and_its_keys_win() -> None:
     pos = _straight().to_text()
-    plain = _run("--position", pos, "--sims", "60", "--noise", "none", "--json")
-    assert _run("--position", pos, "--agent", "planner:sims=60:noise=none", "--json") == plain
+    plain = _masked(_run("--position", pos, "--sims", "60", "--noise", "none", "--json"))
+    assert _masked(_run("--position", pos, "--agent", "planner:sims=60:noise=none", "--json")) == plain
     # The spec's own keys override the shorthands.
     assert (
-        _run(
+        _masked(_run(
             "--position",
             pos,
             "--sims",
@@ -131,11 +137,11 @@ def test_agent_spec_names_the_ranking_agent_and_its_keys_win() -> None:
             "--agent",
             "planner:sims=60:noise=none",
             "--json",
-        )
+        ))
         == plain
     )
     assert (
-        _run("--position", pos, "--agent", "planner", "--sims", "60", "--noise", "none", "--json")
+        _masked(_run("--position", pos, "--agent", "planner", "--sims", "60", "--noise", "none", "--json"))
         == plain
     )
 
@@ -148,3 +154,39 @@ def test_agents_that_do_not_rank_shots_are_refused_in_one_line() -> None:
     assert "unknown agent" in _bad("--position", pos, "--agent", "oracle")
     assert "unknown key" in _bad("--position", pos, "--agent", "planner:depth=3")
     assert "budget or sims" in _bad("--position", pos, "--agent", "planner:sims=5:budget=1s")
+
+
+def _masked(out: str) -> dict:
+    d = json.loads(out)
+    d["search"].pop("time_s")
+    return d
+
+
+def test_the_position_may_be_given_as_an_argument_or_with_the_option_once() -> None:
+    pos = _straight().to_text()
+    as_arg = _run(pos, "--sims", "60", "--json")
+    assert _masked(as_arg) == _masked(_run("--position", pos, "--sims", "60", "--json"))
+    assert "not both" in _bad(pos, "--position", pos)
+    assert "no position given" in _bad("--sims", "60")
+
+
+VALUE = re.compile(r"^   value ([-+]\d+\.\d{3}): pot (\d+)% \[(\d+), (\d+)\] of (\d+), foul (\d+)% \[(\d+), (\d+)\], ")
+
+
+def test_text_is_ordered_by_the_value_it_prints_with_intervals_and_rounded_shots() -> None:
+    out = _run(str(MIDGAME), "--sims", "300", "--top", "3")
+    lines = out.splitlines()
+    assert lines[0].startswith("value: what the shot is worth to p0, the player to move")
+    shots = [ln for ln in lines if re.match(r"^\d\. ball=", ln)]
+    odds = [VALUE.match(ln) for ln in lines if ln.startswith("   value ")]
+    assert len(shots) == len(odds) == 3 and all(odds)
+    values = [float(m.group(1)) for m in odds if m]
+    assert values == sorted(values, reverse=True)
+    for m in odds:
+        assert m is not None
+        pot, lo, hi, n = (int(m.group(i)) for i in (2, 3, 4, 5))
+        assert lo <= pot <= hi and n >= 32
+    # Rounded: at most two decimals in the stroke, three in a place.
+    for ln in shots:
+        for key in ("phi", "v", "a", "b", "theta"):
+            assert re.search(rf" {key}=-?\d+(\.\d{{1,2}})?( |$)", ln), ln

@@ -1,33 +1,49 @@
 """``piramida suggest``: the best shots in a position (docs/design.md §6).
 
-    piramida suggest --variant free --position pos.json --budget 1s --top 3 --png shot.png
+    piramida suggest pos.json --budget 1s --top 3 --png shot.png
+    piramida suggest --variant free --position pos.json --sims 1000
 
 The agent named by ``--agent`` (a spec, ``NAME`` or ``NAME:key=value:...``;
 default ``planner``; ``specs.RANKING`` lists the agents that rank shots)
 searches within the budget at the given skill (noise preset) and prints the
-top shots; ``--budget``, ``--sims`` and ``--noise`` are shorthands for the
-planner's keys, which the spec's own override
-(``--agent planner:sims=1000:noise=amateur``). It prints the shot's text form, pot
-probability, foul probability, expected points and a one-line description.
-``--json`` prints exactly ``{"shots": [{"shot", "p_pot", "p_foul",
-"expected_points", "description"}, ...]}``. ``--agent policy:path=FILE``
-ranks by a trained policy's probabilities instead (``PolicyAgent.plan``):
-no samples, so each shot adds ``"basis": "policy"`` and
-``"policy_probability"``, ``p_pot`` is the candidate's estimate and
-``p_foul`` / ``expected_points`` those of its noise-free stroke; the text
-says so in its first line. ``--png`` draws the position,
-the aim line, the ghost ball, the noise-free paths of the balls the shot
-moves, and the odds.
+top shots, best first by the value it shows; ``--budget``, ``--sims`` and
+``--noise`` are shorthands for the planner's keys, which the spec's own
+override (``--agent planner:sims=1000:noise=amateur``). The planner's shown
+shots are then measured alike until the budget is spent
+(agents/suggestions.py): the same number of samples each, the rates with
+their 95% intervals. The first line says what the value is, the second
+what the search spent and why it stopped; each shot is its text form
+(rounded: ``--json`` keeps the exact stroke), its value, pot and foul
+rates, expected points and a one-line description. ``--json`` prints
+``Suggestions.to_dict``: ``{"value_meaning", "shots": [{"shot", "rounded",
+"value", "value_text", "samples", "p_pot", "p_pot_interval", "p_foul",
+"p_foul_interval", "expected_points", "description"}, ...], "search":
+{"budget_s", "sims", "time_s", "candidates", "strokes", "stopped"}}``.
+``--agent policy:path=FILE`` ranks by a trained policy's probabilities
+instead (``PolicyAgent.plan``): no samples, so each shot adds ``"basis":
+"policy"`` and ``"policy_probability"`` (its value), ``p_pot`` is the
+candidate's estimate and ``p_foul`` / ``expected_points`` those of its
+noise-free stroke, the intervals are null; the first line says so.
+``--png`` draws the position, the aim line, the ghost ball, the
+noise-free paths of the balls the shot moves, and the odds.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from piramida.agents.suggestions import plan_geometry, plans_for, ranking_agent, suggest
+from piramida.agents.suggestions import (
+    Suggestions,
+    plan_geometry,
+    ranking_agent,
+    rounded_shot,
+    suggest,
+    suggestions_for,
+)
 from piramida.commands.common import (
     MAX_SIMS,
     SEED_MAX,
@@ -64,7 +80,8 @@ def overlays_for(position: Any, plan: Any) -> list[Any]:
         odds = (f"policy {plan.value:.0%}  pot est. {plan.p_pot:.0%}  noise-free: "
                 f"{'foul' if plan.p_foul else 'legal'}, {plan.expected_points:+.2f}")
     else:
-        odds = f"pot {plan.p_pot:.0%}  foul {plan.p_foul:.0%}  E[points] {plan.expected_points:+.2f}"
+        odds = (f"pot {plan.p_pot:.0%}  foul {plan.p_foul:.0%}  E[points] {plan.expected_points:+.2f}"
+                f"  ({plan.samples} samples)")
     out.append(Overlay.text((t.width / 2, t.length * 0.14), odds))
     return out
 
@@ -82,26 +99,42 @@ def draw_plan(position: Any, plan: Any, path: Path, title: str | None = None) ->
     draw_position(shown, overlays_for(position, plan), path=path, title=title)
 
 
-POLICY_NOTE = (
-    "ranked by the policy's probability of choosing each shot (one forward pass, no samples); "
-    "pot is the candidate's estimate, foul and points those of its noise-free stroke"
-)
+def percent_interval(interval: list[float] | None) -> str:
+    """A rate's 95% interval (``Suggestions.interval``) in whole percent,
+    widened outwards: ``[85, 98]`` (the page prints it alike)."""
+    if interval is None:
+        return ""
+    lo, hi = interval
+    return f" [{math.floor(100 * lo + 1e-9)}, {math.ceil(100 * hi - 1e-9)}]"
 
 
-def odds_text(p: Any) -> str:
-    """A plan's numbers in words: the planner's sampled rates, or a
-    policy's probability and its noise-free estimates (``Plan.basis``)."""
+def odds_text(found: Suggestions, p: Any) -> str:
+    """A plan's numbers in words: its value, then the planner's sampled
+    rates with their intervals, or a policy's probability and its
+    noise-free estimates (``Plan.basis``)."""
     if p.basis == "policy":
         return (f"policy {p.value:.0%}; pot estimate {p.p_pot:.0%}, noise-free stroke "
                 f"{'fouls' if p.p_foul else 'legal'}, points {p.expected_points:+.2f}")
-    return (f"pot {p.p_pot:.0%}, foul {p.p_foul:.0%}, expected points {p.expected_points:+.2f}"
-            f" ({p.samples} samples)")
+    value = f"value {found.value_text(p)}"
+    points = f"expected points {p.expected_points:+.2f}"
+    if not found.noisy:
+        return f"{value}: pot {p.p_pot:.0%}, foul {p.p_foul:.0%}, {points} (one noise-free stroke)"
+    pot, foul = percent_interval(found.interval(p, p.p_pot)), percent_interval(found.interval(p, p.p_foul))
+    return f"{value}: pot {p.p_pot:.0%}{pot} of {p.samples}, foul {p.p_foul:.0%}{foul}, {points}"
 
 
-def format_plans(plans: list[Any]) -> str:
-    lines = [POLICY_NOTE] if any(p.basis == "policy" for p in plans) else []
-    for i, p in enumerate(plans, 1):
-        lines.append(f"{i}. {p.shot.to_text()}\n   {odds_text(p)}\n   {p.description}")
+def search_text(found: Suggestions) -> str:
+    """One line: what the search spent and why it stopped."""
+    if found.basis == "policy":
+        return f"{found.time_s:.2f} s: {found.stopped} (one forward pass)"
+    return (f"{found.candidates} candidates, {found.strokes} simulated strokes, {found.time_s:.2f} s: "
+            f"{found.stopped}")
+
+
+def format_suggestions(found: Suggestions) -> str:
+    lines = [f"value: {found.meaning}", search_text(found)]
+    for i, p in enumerate(found.plans, 1):
+        lines.append(f"{i}. {rounded_shot(p.shot)}\n   {odds_text(found, p)}\n   {p.description}")
     return "\n".join(lines)
 
 
@@ -154,8 +187,9 @@ def demo_suggestions(out_dir: Path, seed: int = 0) -> None:
             fail(f"cannot write {path}: {exc.strerror or exc}")
         typer.echo(f"{variant:<10} {pos.to_text()}")
         typer.echo(
-            f"{'':<10} -> {best.shot.to_text()}\n{'':<10}    pot {best.p_pot:.0%}, foul "
-            f"{best.p_foul:.0%}, expected points {best.expected_points:+.2f}: {best.description}"
+            f"{'':<10} -> {rounded_shot(best.shot)}\n{'':<10}    pot {best.p_pot:.0%}, foul "
+            f"{best.p_foul:.0%}, expected points {best.expected_points:+.2f} ({best.samples} samples): "
+            f"{best.description}"
         )
         typer.echo(f"{'':<10}    picture -> {path}")
 
@@ -165,8 +199,17 @@ def register(app: typer.Typer) -> None:
     @friendly_errors
     def suggest_cmd(
         position: Annotated[
-            str, typer.Option("--position", help="A position: a file, or inline JSON or text form.")
-        ],
+            str | None,
+            typer.Argument(
+                metavar="POSITION",
+                help="A position: a file, or inline JSON or text form (or give it with --position).",
+                show_default=False,
+            ),
+        ] = None,
+        position_opt: Annotated[
+            str | None,
+            typer.Option("--position", help="The position, as POSITION takes it.", show_default=False),
+        ] = None,
         variant: Annotated[
             str | None,
             typer.Option("--variant", help="Variant; must match the position's (default: its own)."),
@@ -204,6 +247,11 @@ def register(app: typer.Typer) -> None:
         from piramida.env.physics import load_noise
         from piramida.env.position import VARIANTS
 
+        if position is not None and position_opt is not None:
+            fail("give the position once: as POSITION or with --position, not both")
+        given = position if position is not None else position_opt
+        if given is None:
+            fail("no position given: piramida suggest POSITION (a file, or inline JSON or text form)")
         budget_s = parse_budget(budget)
         # The agent is checked (and built) before the position is read.
         if noise != "none":
@@ -213,16 +261,17 @@ def register(app: typer.Typer) -> None:
             fail(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
         if png is not None:
             check_out_file(png, "--png", ".png")
-        pos = load_position(position)
-        plans = plans_for(pos, ranker, top, variant)
+        pos = load_position(given)
+        found = suggestions_for(pos, ranker, top, variant)
+        plans = found.plans
         if png is not None:
             try:
                 draw_plan(pos, plans[0], png, title=plans[0].description[:90])
             except OSError as exc:
                 fail(f"cannot write {png}: {exc.strerror or exc}")
         if as_json:
-            print_json({"shots": [p.to_dict() for p in plans]})
+            print_json(found.to_dict())
         else:
-            typer.echo(format_plans(plans))
+            typer.echo(format_suggestions(found))
             if png is not None:
                 typer.echo(f"picture -> {png}")

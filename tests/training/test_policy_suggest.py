@@ -47,8 +47,10 @@ def test_suggest_ranks_by_the_policy_and_its_first_shot_is_what_it_plays(policy_
     shots = json.loads(res.stdout)["shots"]
     assert len(shots) == 3
     for s in shots:
-        assert list(s) == ["shot", "p_pot", "p_foul", "expected_points", "description", "basis",
+        assert list(s) == ["shot", "rounded", "value", "value_text", "samples", "p_pot", "p_pot_interval",
+                           "p_foul", "p_foul_interval", "expected_points", "description", "basis",
                            "policy_probability"]
+        assert s["value"] == s["policy_probability"] and s["p_pot_interval"] is None
         assert s["basis"] == "policy" and 0.0 < s["policy_probability"] <= 1.0
         assert s["p_foul"] in (0.0, 1.0) and s["description"]
     probs = [s["policy_probability"] for s in shots]
@@ -71,10 +73,14 @@ def test_suggest_ranks_by_the_policy_and_its_first_shot_is_what_it_plays(policy_
 
 def test_the_web_api_suggests_with_a_policy(policy_file: Path) -> None:
     from piramida.web.api import suggest
+    from piramida.web.guard import ForbiddenAgentError
 
-    out = suggest({"position": POS.to_text(), "agent": f"policy:path={policy_file}", "top": 2})
+    # The page names a shipped model; any other file is refused (web/guard.py).
+    out = suggest({"position": POS.to_text(), "agent": "policy:path=free_policy", "top": 2})
     assert len(out["shots"]) == 2 and all(s["basis"] == "policy" for s in out["shots"])
     assert [d["samples"] for d in out["draw"]] == [0, 0]
+    with pytest.raises(ForbiddenAgentError, match="shipped models"):
+        suggest({"position": POS.to_text(), "agent": f"policy:path={policy_file}", "top": 2})
 
 
 def test_a_policy_refuses_another_variant() -> None:
