@@ -15,7 +15,7 @@
     app.read_body);
   - a body that is not ``application/json`` is 415 (a browser sends a
     form or ``text/plain`` across origins without asking first);
-  - the expensive routes (``EXPENSIVE``: suggestions, clouds, simulations,
+  - the expensive routes (``EXPENSIVE``: suggestions, clouds,
     tolerances, the agent's moves, analyses) are limited per client
     address by a token bucket (``RateLimit``): 429 with ``Retry-After``.
 
@@ -43,9 +43,10 @@ MODELS = Path(__file__).resolve().parents[2] / "models"
 MAX_BODY_BYTES = 4 * MAX_TEXT_CHARS
 #: The most of a refused request's body read (and dropped) before answering.
 DRAIN_BYTES = 2 * MAX_BODY_BYTES
-#: Routes that simulate or search: a request may hold a worker for seconds.
+#: Routes that sample or search: a request may hold a worker for seconds
+#: (one noise-free stroke, /api/simulate, takes milliseconds).
 EXPENSIVE = re.compile(
-    r"^/api/(suggest|cloud|simulate|tolerance|analy[sz]e|play/[^/]+/(agent|analy[sz]e))/?$"
+    r"^/api/(suggest|cloud|tolerance|analy[sz]e|play/[^/]+/(agent|analy[sz]e))/?$"
 )
 #: Spec keys whose value may name a file (agents/specs.py): the policy's
 #: network, the planner's prior and value network, and a noise file.

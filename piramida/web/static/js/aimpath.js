@@ -20,6 +20,7 @@ export function onPathAnswer(fn) { onAnswer = fn; }
 export function schedulePath(pos, shotText, struck) {
   clearTimeout(timer);
   const mine = ++seq;
+  if (!pos || !shotText || !String(shotText).trim()) return;  // nothing to ask for yet
   timer = setTimeout(() => askPath(mine, pos, shotText, struck), DELAY_MS);
 }
 
