@@ -35,7 +35,7 @@ from piramida.env.driver import FrameDriver, Step
 from piramida.env.errors import PiramidaError
 from piramida.env.inputs import brief
 from piramida.env.physics import Noise, load_noise
-from piramida.env.position import VARIANTS
+from piramida.env.position import VARIANTS, Position
 from piramida.eval.pairs import PairStats, pair_score, pair_stats, pentanomial
 from piramida.eval.stats import wilson_interval
 from piramida.eval.version import code_version
@@ -70,6 +70,9 @@ class FrameRecord:
     capped: bool = False
     breaker: int | None = None  # the agent who made the frame's first break
     rack: str = ""  # the start position's text form (shared within a pair)
+    #: The agent who acted first: the breaker of a rack, the player to move
+    #: of a start position given (a book's, eval/book.py).
+    opener: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +87,7 @@ class FrameRecord:
             "fouls": self.fouls,
             "capped": self.capped,
             "breaker": self.breaker,
+            "opener": self.opener,
         }
 
 
@@ -230,17 +234,21 @@ def play_frame(
     game_index: int = 0,
     on_step: Callable[[Step, int], None] | None = None,
     driver: FrameDriver | None = None,
+    start: Position | None = None,
 ) -> FrameRecord:
     """Play one frame through the frame driver (env/driver.py: the rack,
     the noise streams keyed by (seed, pair, seat, shot), an agent's illegal
-    action replaced and counted as refused). ``agents[i]`` sits in seat
+    action replaced and counted as refused), from the rack of (seed, pair)
+    or from ``start`` (a book's position). ``agents[i]`` sits in seat
     ``i ^ swap``; ``on_step(step, i)`` is called after every action of
     agent ``i``."""
     seat_of = (1, 0) if swap else (0, 1)
     agent_in = {seat_of[i]: i for i in (0, 1)}
     drv = driver if driver is not None else FrameDriver(variant, noise, options)
-    game = drv.reset(seed, pair)
+    game = drv.reset(seed, pair, start)
     rec = FrameRecord(game_index, pair, seat_of, None, 0, (0, 0), rack=game.initial.to_text())
+    if not game.over:
+        rec.opener = agent_in[drv.seat_to_act()]
     last_shooter: list[int | None] = [None]
 
     def record(step: Step) -> None:

@@ -34,6 +34,30 @@ def _score_of(winner: int | None, agent: int) -> float:
     return 0.5 if winner is None else float(winner == agent)
 
 
+def first_mover(g: dict[str, Any]) -> int | None:
+    """The agent who acted first in a stored game: its breaker, or in a
+    game from a book position the player to move (``stats.opened``)."""
+    if g["breaker"] is not None:
+        return int(g["breaker"])
+    opened = g["stats"].get("opened") or [0, 0]
+    return g["agent_a"] if opened[0] else g["agent_b"] if opened[1] else None
+
+
+def starts_line(config: dict[str, Any]) -> str:
+    """Where the tournament's pairs start: the rack, or a book."""
+    book = config.get("book")
+    if not book:
+        return "start positions: the break (a rack a pair)"
+    counts = ", ".join(f"{v} {n}" for v, n in book["positions"].items())
+    return f"start positions: book {book['file']} (pair k from position k mod N; positions: {counts})"
+
+
+def edge_name(config: dict[str, Any]) -> str:
+    """What the ratings' first-mover parameter is: the break's edge, or in
+    a book's games the edge of the player to move."""
+    return "first mover's edge" if config.get("book") else "breaker's edge"
+
+
 def pairing_stats(games: Sequence[dict[str, Any]], a: int, b: int) -> dict[str, Any]:
     """Agent ``a``'s pair statistics against ``b`` (whole pairs only)."""
     by_pair: dict[int, list[float]] = {}
@@ -145,9 +169,9 @@ def analyse(db: str, tournament: int | None = None, bootstrap: int = 200) -> dic
     for v in t["config"]["variants"]:
         vg = [g for g in games if g["variant"] == v]
         rgames = [
-            Game(names[g["breaker"]], names[g["agent_b"] if g["breaker"] == g["agent_a"] else g["agent_a"]],
-                 _score_of(g["winner"], g["breaker"]), f"{g['agent_a']}-{g['agent_b']}-{g['pair']}")
-            for g in vg if g["breaker"] is not None
+            Game(names[first], names[g["agent_b"] if first == g["agent_a"] else g["agent_a"]],
+                 _score_of(g["winner"], first), f"{g['agent_a']}-{g['agent_b']}-{g['pair']}")
+            for g in vg if (first := first_mover(g)) is not None
         ]
         ratings, edge = rate(rgames, anchor=anchor, bootstrap=bootstrap) if rgames else ({}, 0.0)
         playing = set(variant_agents(t["config"], v))
@@ -387,7 +411,7 @@ def to_html(rep: dict[str, Any]) -> str:
         "td:first-child,th:first-child{text-align:left}</style></head><body>",
         f"<h1>Tournament {t['id']}</h1><p>{rep['games']} games; agents {e(', '.join(t['config']['agents']))}; "
         f"noise {e(str(t['config']['noise']))}; seed {t['config']['seed']}; code {e(t['version'])}</p>"
-        f"<p><code>{e(t['command'])}</code></p><p>{e(status_line(rep))}</p>",
+        f"<p><code>{e(t['command'])}</code></p><p>{e(status_line(rep))}</p><p>{e(starts_line(t['config']))}</p>",
     ]
     if "sprt" in rep:
         png = base64.b64encode(llr_png(rep["sprt"])).decode()
@@ -411,7 +435,8 @@ def to_html(rep: dict[str, Any]) -> str:
     if any(d["ratings"] for d in variants.values()):
         parts.append(f"<img alt='ratings' src='data:image/png;base64,{base64.b64encode(ratings_png(rep)).decode()}'>")
     for v, d in variants.items():
-        parts.append(f"<h2>{e(v)}</h2><p>{d['games']} games; breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo; "
+        parts.append(f"<h2>{e(v)}</h2><p>{d['games']} games; {edge_name(t['config'])} "
+                     f"{_fmt(d['breaker_edge_elo'], '+.0f')} Elo; "
                      f"best: {e(d['best']['text'])}</p>")
         parts.append("<table><tr><th>agent</th><th>Elo</th><th>95% interval</th><th>games</th></tr>")
         for n, r in sorted(d["ratings"].items(), key=lambda kv: -kv[1]["elo"]):
@@ -451,6 +476,7 @@ def to_markdown(rep: dict[str, Any]) -> str:
     out = [
         f"Tournament {t['id']}: {status_line(rep)}; noise {t['config']['noise']}, seed {t['config']['seed']}, "
         f"code {t['version']}.",
+        *(["", f"{starts_line(t['config'])}."] if t["config"].get("book") else []),
         *(["", f"{sprt_line(rep['sprt'])}."] if "sprt" in rep else []),
         "",
         "| agent | " + " | ".join(variants) + " |",
@@ -466,7 +492,7 @@ def to_markdown(rep: dict[str, Any]) -> str:
                          if r else "-")
         out.append(f"| `{n}` | " + " | ".join(cells) + " |")
     for v, d in variants.items():
-        out += ["", f"**{v}**: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo; "
+        out += ["", f"**{v}**: {d['games']} games, {edge_name(t['config'])} {_fmt(d['breaker_edge_elo'], '+.0f')} Elo; "
                 f"best: {d['best']['text']}.", "",
                 "| pairing | pairs | pentanomial [0, 0.5, 1, 1.5, 2] | score | 95% | Elo | nElo | LOS |",
                 "|---|---|---|---|---|---|---|---|"]
@@ -502,11 +528,12 @@ def los_table(los: dict[str, dict[str, float | None]]) -> list[str]:
 
 def summary(rep: dict[str, Any]) -> str:
     """The report as text for the terminal."""
-    lines = [f"tournament {rep['tournament']['id']}: {status_line(rep)}"]
+    config = rep["tournament"]["config"]
+    lines = [f"tournament {rep['tournament']['id']}: {status_line(rep)}", starts_line(config)]
     if "sprt" in rep:
         lines.append(sprt_line(rep["sprt"]))
     for v, d in rep["variants"].items():
-        lines.append(f"{v}: {d['games']} games, breaker's edge {_fmt(d['breaker_edge_elo'], '+.0f')} Elo")
+        lines.append(f"{v}: {d['games']} games, {edge_name(config)} {_fmt(d['breaker_edge_elo'], '+.0f')} Elo")
         for n, r in sorted(d["ratings"].items(), key=lambda kv: -kv[1]["elo"]):
             st = d["agents"][n]
             lines.append(

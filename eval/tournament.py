@@ -11,6 +11,9 @@ pairing, noise preset, seed, format - and the games it implies:
   so all pairings of a variant meet the same racks;
 - a game is (variant, agent a, agent b, pair, swap); with swap 1 the seats
   are exchanged;
+- with a ``book`` (eval/book.py; ``{variant}`` in its path is the variant
+  played) pair ``k`` starts both its games from the book's position ``k
+  mod N`` instead of the rack, the noise streams seeded as from the rack;
 - ``{variant}`` in an agent's spec is the variant played
   (``policy:path=models/{variant}_policy.pt``: each variant's own model), and
   ``only`` names the variants an agent plays where it is not all of them (a
@@ -48,8 +51,9 @@ from piramida.agents.specs import AgentSpecError, for_variant, parse_spec
 from piramida.env.driver import FrameDriver, Step, rack_seed
 from piramida.env.errors import PiramidaError
 from piramida.env.inputs import brief
-from piramida.env.position import VARIANTS
+from piramida.env.position import VARIANTS, Position
 from piramida.env.shot import Shot
+from piramida.eval.book import Book, load_book
 from piramida.eval.match import play_frame
 from piramida.eval.store import CLAIM_LEASE_S, GameId, Store, open_read, run_owner
 from piramida.eval.version import code_version
@@ -74,6 +78,9 @@ class TournamentConfig:
     #: (agent spec, the variants it plays) for agents that play only some
     #: of ``variants``; the others play all.
     only: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: A book of start positions (eval/book.py), ``{variant}`` in the path
+    #: standing for the variant played; "" starts every pair from the rack.
+    book: str = ""
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
@@ -114,16 +121,58 @@ class TournamentConfig:
             from piramida.env.physics import load_noise
 
             load_noise(self.noise)
+        # The books are read now, so that a missing or bad one is one line
+        # before any game, and travel with the configuration to the Ray
+        # workers, which need not see the file.
+        object.__setattr__(self, "_books", self._load_books())
+
+    def _load_books(self) -> dict[str, Book]:
+        if not self.book:
+            return {}
+        if "{variant}" not in self.book and len(self.variants) > 1:
+            raise TournamentError(
+                "a book holds the positions of one variant: for several variants put {variant} in its path "
+                "(books/{variant}.jsonl)"
+            )
+        return {v: load_book(self.book_path(v), v) for v in self.variants}
+
+    def book_path(self, variant: str) -> str:
+        """The book file of ``variant``."""
+        return self.book.replace("{variant}", variant)
+
+    def books(self) -> dict[str, Book]:
+        """The books by variant (none without ``book``)."""
+        got = self.__dict__.get("_books")
+        if got is None:
+            got = self._load_books()
+            object.__setattr__(self, "_books", got)
+        return got
+
+    def start(self, variant: str, pair: int) -> Position | None:
+        """The start position of pair ``pair`` in ``variant``: the book's
+        position ``pair mod N``, or None (the rack)."""
+        book = self.books().get(variant)
+        return None if book is None else book.start(pair)
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as stored; its hash identifies the tournament
-        (``only`` appears only where given, so that a configuration without
-        it keeps the identity it always had)."""
+        (``only`` and ``book`` appear only where given, so that a
+        configuration without them keeps the identity it always had). A
+        book is stored as its path and, per variant, its number of
+        positions and the digest of its positions: another book, or the
+        same file changed, is another tournament."""
         d = asdict(self)
         d["agents"], d["variants"] = list(self.agents), list(self.variants)
-        del d["only"]
+        del d["only"], d["book"]
         if self.only:
             d["only"] = {spec: list(vs) for spec, vs in self.only}
+        if self.book:
+            books = self.books()
+            d["book"] = {
+                "file": self.book,
+                "positions": {v: len(b.positions) for v, b in books.items()},
+                "digest": {v: b.digest for v, b in books.items()},
+            }
         return d
 
     def variants_of(self, spec: str) -> tuple[str, ...]:
@@ -155,7 +204,7 @@ class TournamentConfig:
         ]
 
 
-_CONFIG_KEYS = ("agents", "variants", "pairs", "noise", "seed", "format", "max_shots", "only")
+_CONFIG_KEYS = ("agents", "variants", "pairs", "noise", "seed", "format", "max_shots", "only", "book")
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -203,6 +252,7 @@ def config_from_table(sec: Any, p: str) -> TournamentConfig:
             format=str(sec.get("format", "roundrobin")),
             max_shots=int(sec.get("max_shots", 300)),
             only=tuple((str(k), tuple(str(x) for x in v)) for k, v in only.items()),
+            book=str(sec.get("book", "")),
         )
     except KeyError as exc:
         raise TournamentError(f"{p}: [tournament] needs {exc.args[0]}") from None
@@ -230,6 +280,8 @@ class GameRecord:
     duration_s: float
     actions: list[Any] = field(default_factory=list)
     node: str = ""
+    #: The start position's JSON where it is a book's (None: the rack).
+    start: dict[str, Any] | None = None
 
 
 class AgentPool:
@@ -258,7 +310,8 @@ def planner_defaults(cfg: TournamentConfig) -> dict[str, Any]:
 
 def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = "") -> GameRecord:
     """One game of the tournament."""
-    start = time.perf_counter()
+    t0 = time.perf_counter()
+    start = cfg.start(key.variant, key.pair)
     driver = FrameDriver(key.variant, cfg.noise)
     actions: list[Any] = []
     safeties = [0, 0]
@@ -280,6 +333,7 @@ def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = 
         max_shots=cfg.max_shots,
         on_step=keep,
         driver=driver,
+        start=start,
     )
     idx = (key.a, key.b)
     stats: dict[str, Any] = {
@@ -291,6 +345,8 @@ def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = 
     }
     stats["capped"] = rec.capped
     stats["safeties"] = safeties
+    # Who acted first, per agent: the breaker, or a book position's player to move.
+    stats["opened"] = [int(rec.opener == 0), int(rec.opener == 1)]
     return GameRecord(
         key,
         None if rec.winner is None else idx[rec.winner],
@@ -298,9 +354,10 @@ def play_game(cfg: TournamentConfig, key: GameKey, pool: AgentPool, node: str = 
         (int(rec.score[0]), int(rec.score[1])),
         rec.shots,
         stats,
-        time.perf_counter() - start,
+        time.perf_counter() - t0,
         actions,
         node,
+        None if start is None else start.to_dict(),
     )
 
 
@@ -311,11 +368,13 @@ def replay(
     pair: int,
     actions: Iterable[Any],
     on_step: Callable[[Step], None] | None = None,
+    start: Position | None = None,
 ) -> FrameDriver:
-    """The frame a stored game played, rebuilt from its actions;
-    ``on_step`` sees every step as it is replayed."""
+    """The frame a stored game played, from the rack of (seed, pair) or
+    ``start``, rebuilt from its actions; ``on_step`` sees every step as it
+    is replayed."""
     driver = FrameDriver(variant, noise)
-    driver.reset(seed, pair)
+    driver.reset(seed, pair, start)
     for a in actions:
         step = driver.apply(Shot.from_dict(a) if isinstance(a, dict) else str(a))
         if on_step is not None:
@@ -338,6 +397,8 @@ class StoredGame:
     noise: str
     seed: int
     actions: list[Any]
+    #: The book position the game started from (None: the rack).
+    start: Position | None = None
 
     @property
     def id(self) -> int:
@@ -345,7 +406,8 @@ class StoredGame:
 
     def rebuild(self, on_step: Callable[[Step], None] | None = None) -> FrameDriver:
         """The frame, replayed from the stored actions (``replay``)."""
-        return replay(self.row["variant"], self.noise, self.seed, self.row["pair"], self.actions, on_step)
+        return replay(self.row["variant"], self.noise, self.seed, self.row["pair"], self.actions, on_step,
+                      self.start)
 
 
 def stored_game(db: str | Path, game_id: int) -> StoredGame:
@@ -358,8 +420,10 @@ def stored_game(db: str | Path, game_id: int) -> StoredGame:
         names = store.agents()
         t = next(x for x in store.tournaments() if x["id"] == g["tournament_id"])
     cfg = t["config"]
-    actions = json.loads(g["saved"] or "{}").get("actions", [])
-    return StoredGame(g, (names[g["seat0"]], names[g["seat1"]]), cfg["noise"], cfg["seed"], actions)
+    saved = json.loads(g["saved"] or "{}")
+    start = saved.get("start")
+    return StoredGame(g, (names[g["seat0"]], names[g["seat1"]]), cfg["noise"], cfg["seed"], saved.get("actions", []),
+                      None if start is None else Position.from_dict(start))
 
 
 def stored_games(db: str | Path, variant: str | None = None) -> list[dict[str, Any]]:
@@ -445,7 +509,7 @@ def _record_row(ids: Sequence[int], cfg: TournamentConfig, rec: GameRecord) -> d
         "shots": rec.shots,
         "stats": rec.stats,
         "duration_s": rec.duration_s,
-        "saved": json.dumps({"actions": rec.actions}),
+        "saved": json.dumps({"actions": rec.actions} | ({} if rec.start is None else {"start": rec.start})),
         "node": rec.node,
     }
 

@@ -41,6 +41,7 @@ import logging
 import math
 import os
 import pickle
+import random
 import sys
 import time
 import zipfile
@@ -83,17 +84,58 @@ class TrainError(PiramidaError):
 
 class LeagueMapping:
     """``player_0`` -> main; ``player_1`` -> main or a frozen copy, drawn
-    from the episode's id (so both agents of an episode agree)."""
+    from a stream seeded by the run's seed, once per episode (RLlib asks
+    again for the later chunks of an episode, and then gets the first
+    answer). An episode's id is a random UUID, so a draw from the id would
+    differ from run to run; the order in which an env runner starts its
+    episodes does not."""
 
-    def __init__(self, frozen: list[str]) -> None:
+    #: Episodes remembered; an episode is asked about while it runs only.
+    REMEMBER = 4096
+
+    def __init__(self, frozen: list[str], seed: int = 0) -> None:
         self.frozen = list(frozen)
+        self.seed = int(seed)
+        self._rng = random.Random(self.seed)
+        self._drawn: dict[str, str] = {}
 
     def __call__(self, agent_id: Any, episode: Any = None, **kw: Any) -> str:
         if agent_id == "player_0" or not self.frozen:
             return MAIN
-        pool = [MAIN, *self.frozen]
-        h = abs(hash(getattr(episode, "id_", ""))) if episode is not None else 0
-        return pool[h % len(pool)]
+        key = str(getattr(episode, "id_", ""))
+        got = self._drawn.get(key)
+        if got is None:
+            pool = [MAIN, *self.frozen]
+            got = self._drawn[key] = pool[self._rng.randrange(len(pool))]
+            if len(self._drawn) > self.REMEMBER:
+                for old in list(self._drawn)[: self.REMEMBER // 2]:
+                    del self._drawn[old]
+        return got
+
+
+class _SortedIds(set):  # type: ignore[type-arg]
+    """A set that iterates in sorted order."""
+
+    def __iter__(self) -> Any:
+        return iter(sorted(set.__iter__(self), key=str))
+
+
+_SORTED_IDS = property(lambda self: _SortedIds(self.agent_episodes.keys()))
+
+
+def _agents_in_order() -> None:
+    """Make RLlib's ``MultiAgentEpisode.agent_ids`` iterate in sorted order.
+
+    The learner's connectors build each module's batch agent by agent in
+    the order of that set of strings, and a string's hash differs from one
+    process to the next (``PYTHONHASHSEED``): main's batch of a self-play
+    frame put ``player_0``'s rows first in one run and ``player_1``'s in
+    the next, so the minibatches, the losses and the evaluations of two
+    runs with one seed differed from the first update on."""
+    from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
+
+    if MultiAgentEpisode.agent_ids is not _SORTED_IDS:
+        MultiAgentEpisode.agent_ids = _SORTED_IDS  # type: ignore[assignment,method-assign]
 
 
 def _callback_class() -> type:
@@ -152,6 +194,7 @@ def build_config(cfg: TrainConfig, frozen: list[str]) -> Any:
     from piramida.training.module import module_spec
     from piramida.training.shot_env import rllib_env_class
 
+    _agents_in_order()
     modules = [MAIN, *frozen]
     config = (
         PPOConfig()
@@ -164,8 +207,8 @@ def build_config(cfg: TrainConfig, frozen: list[str]) -> Any:
         )
         .learners(num_learners=0)
         .multi_agent(
-            policies=set(modules),
-            policy_mapping_fn=LeagueMapping(frozen),
+            policies=modules,
+            policy_mapping_fn=LeagueMapping(frozen, cfg.seed),
             policies_to_train=[MAIN],
         )
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: module_spec(cfg.net) for m in modules}))
@@ -389,7 +432,7 @@ def _snapshot(algo: Any, league: dict[str, Any], max_frozen: int) -> str:
         algo.add_module(
             module_id=mid,
             module_spec=RLModuleSpec.from_module(main),
-            new_agent_to_module_mapping_fn=LeagueMapping([*frozen, mid]),
+            new_agent_to_module_mapping_fn=LeagueMapping([*frozen, mid], int(algo.config.seed or 0)),
             new_should_module_be_updated=[MAIN],
         )
         frozen.append(mid)

@@ -1,12 +1,15 @@
-"""``piramida tournament``, ``sprt``, ``report`` and ``replay``: the
-evaluation harness on the command line (eval/tournament.py, eval/pairs.py,
-eval/report.py).
+"""``piramida tournament``, ``sprt``, ``report``, ``replay`` and ``book``:
+the evaluation harness on the command line (eval/tournament.py,
+eval/pairs.py, eval/report.py, eval/pooled.py, eval/book.py).
 
     piramida tournament --agents random,greedy,planner:sims=200 --variants free,combined \\
-        --pairs 10 --noise pro --seed 1 --db results.sqlite [--workers 2] [--address HOST:PORT]
-    piramida sprt planner:budget=1s greedy --variant free --elo0 0 --elo1 20 --db sprt.sqlite
+        --pairs 10 --noise pro --seed 1 --db results.sqlite [--workers 2] [--address HOST:PORT] \\
+        [--book 'books/{variant}.jsonl']
+    piramida sprt planner:budget=1s greedy --variant free --elo0 0 --elo1 20 --db sprt.sqlite [--book books/free.jsonl]
     piramida report results.sqlite [--html report.html] [--json]
+    piramida report a.sqlite b.sqlite [--anchor greedy] [--json]
     piramida replay results.sqlite GAME_ID [--png-dir DIR]
+    piramida book --variant free --positions 200 --out books/free.jsonl [--agent greedy] [--after-shots 4]
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from piramida.commands.common import (
     check_out_file,
     fail,
     friendly_errors,
+    out_path,
     print_json,
 )
 
@@ -36,6 +40,8 @@ WORKERS_HELP = ("Parallel games: 1 (the default) plays in this process; N starts
                 "(default: all).")
 ADDRESS_HELP = ("A running Ray cluster's head, HOST:PORT: the games run there. One that cannot be reached is one "
                 "line and exit 2, before anything is written.")
+BOOK_HELP = ("A book of start positions (piramida book; books/): pair k starts both its games from the book's position "
+             "k mod N instead of the break. {variant} in the path is the variant played.")
 
 
 def command_line() -> str:
@@ -122,8 +128,11 @@ def register(app: typer.Typer) -> None:
         address: Annotated[str | None, typer.Option("--address", help=ADDRESS_HELP)] = None,
         progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Live standings on stderr.")] = True,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON at the end.")] = False,
+        book: Annotated[str | None, typer.Option("--book", help=BOOK_HELP)] = None,
     ) -> None:
         """Play a tournament into a SQLite file; a rerun resumes it."""
+        from dataclasses import replace
+
         from piramida.eval.report import analyse, summary
         from piramida.eval.tournament import TournamentConfig, load_config, run_tournament
 
@@ -132,13 +141,15 @@ def register(app: typer.Typer) -> None:
             if agents is not None:
                 fail("give --config or --agents, not both")
             cfg = load_config(config)
+            if book is not None:
+                cfg = replace(cfg, book=book)
         else:
             if agents is None:
                 fail("--agents is required (or --config FILE)")
             cfg = TournamentConfig(
                 tuple(a.strip() for a in agents.split(",")),
                 tuple(v.strip() for v in variants.split(",")),
-                pairs, noise, seed, fmt, max_shots,
+                pairs, noise, seed, fmt, max_shots, book=book or "",
             )
         update, live = live_progress(f"tournament {', '.join(cfg.variants)}", progress)
         if live is not None:
@@ -172,6 +183,7 @@ def register(app: typer.Typer) -> None:
         address: Annotated[str | None, typer.Option("--address", help=ADDRESS_HELP)] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress on stderr.")] = True,
+        book: Annotated[str | None, typer.Option("--book", help=BOOK_HELP)] = None,
     ) -> None:
         """A sequential test (fishtest's GSPRT on pentanomial pair counts):
         play pairs of A against B until H0 or H1 is accepted or the cap."""
@@ -187,7 +199,7 @@ def register(app: typer.Typer) -> None:
         if not elo1 > elo0:
             fail(f"--elo1 must be above --elo0, got {elo0} and {elo1}")
         check_out_file(db, "--db")
-        cfg = TournamentConfig((agent_a, agent_b), (variant,), max_pairs, noise, seed, "gauntlet")
+        cfg = TournamentConfig((agent_a, agent_b), (variant,), max_pairs, noise, seed, "gauntlet", book=book or "")
         if address is not None:
             check_reachable(address)
         result: dict[str, Any] = {}
@@ -234,6 +246,7 @@ def register(app: typer.Typer) -> None:
             "los": st["los"],
             "seed": seed,
             "noise": noise,
+            "book": cfg.to_dict().get("book"),
             "version": code_version(),
             "command": command_line(),
         }
@@ -245,7 +258,8 @@ def register(app: typer.Typer) -> None:
     @app.command("report")
     @friendly_errors
     def report(
-        db: Annotated[Path, typer.Argument(help="A SQLite results file.")],
+        dbs: Annotated[list[Path], typer.Argument(metavar="FILE",
+                                                  help="A SQLite results file; several: one rating list pooled over them.")],
         tournament_id: Annotated[int | None, typer.Option("--tournament", min=1, help="Tournament id (default: the latest).")] = None,
         html_out: Annotated[Path | None, typer.Option("--html", help="Write an HTML report here.")] = None,
         figures_dir: Annotated[
@@ -254,12 +268,34 @@ def register(app: typer.Typer) -> None:
         markdown_out: Annotated[Path | None, typer.Option("--markdown", help="Write the tables as Markdown here.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
         bootstrap: Annotated[int, typer.Option("--bootstrap", min=0, max=10_000, help="Bootstrap resamples for the intervals.")] = 200,
+        pool: Annotated[bool, typer.Option("--pool", help="One rating list from the pairs of every tournament "
+                                           "(the default with several files).")] = False,
+        anchor: Annotated[str | None, typer.Option("--anchor", help="The agent at Elo 0 in a pooled list "
+                                                   "(default greedy, else random, else the agent of the most pairs).")] = None,
     ) -> None:
-        """Ratings, pair statistics, play statistics per variant."""
+        """Ratings, pair statistics, play statistics per variant; with
+        several files (or --pool), one rating list from all their pairs."""
         from piramida.eval.report import analyse, figures, summary, to_html, to_markdown
 
-        if not db.is_file():
-            fail(f"{db}: no such results file")
+        for path in dbs:
+            if not path.is_file():
+                fail(f"{path}: no such results file")
+        if pool or len(dbs) > 1:
+            from piramida.eval.pooled import pooled, pooled_text
+
+            for name, given in (("--tournament", tournament_id), ("--html", html_out), ("--figures", figures_dir),
+                                ("--markdown", markdown_out)):
+                if given is not None:
+                    fail(f"{name} reads one tournament; a pooled report takes --json, --anchor and --bootstrap")
+            rep = pooled(dbs, anchor, bootstrap)
+            if as_json:
+                print_json(rep)
+            else:
+                typer.echo(pooled_text(rep))
+            return
+        if anchor is not None:
+            fail("--anchor is for a pooled report (several files, or --pool)")
+        db = dbs[0]
         if html_out is not None:
             check_out_file(html_out, "--html", suffix=".html")
         if markdown_out is not None:
@@ -325,3 +361,45 @@ def register(app: typer.Typer) -> None:
         if save is not None:
             game.save(save)
             typer.echo(f"wrote {save}")
+
+    @app.command("book")
+    @friendly_errors
+    def book_cmd(
+        variant: Annotated[str, typer.Option("--variant", help="The variant.")] = "free",
+        positions: Annotated[int, typer.Option("--positions", min=1, max=100_000, help="Positions in the book.")] = 200,
+        out: Annotated[Path, typer.Option("--out", parser=out_path, help="The book file to write (.jsonl).")] = Path("book.jsonl"),
+        agent: Annotated[str, typer.Option("--agent", help="The agent whose self-play frames give the positions.")] = "greedy",
+        after_shots: Annotated[int, typer.Option("--after-shots", min=1, max=200,
+                                                 help="A position is taken K to 2K shots into a frame.")] = 4,
+        seed: Annotated[int, typer.Option("--seed", min=0, max=SEED_MAX, help="Racks, noise streams, the shots drawn.")] = 0,
+        noise: Annotated[str, typer.Option("--noise", help=NOISE_HELP)] = "pro",
+        in_hand: Annotated[bool, typer.Option("--in-hand", help="Keep positions with a ball in hand.")] = False,
+        progress: Annotated[bool, typer.Option("--progress/--no-progress", help="Progress on stderr.")] = True,
+    ) -> None:
+        """Make a book of mid-frame start positions from self-play frames
+        (for tournament and sprt --book)."""
+        from piramida.agents.specs import parse_spec
+        from piramida.env.inputs import brief
+        from piramida.env.physics import load_noise
+        from piramida.env.position import VARIANTS
+        from piramida.eval.book import BookError, book_header, make_book, write_book
+        from piramida.eval.version import code_version
+
+        check_out_file(out, "--out", suffix=".jsonl")
+        parse_spec(agent)
+        load_noise(None if noise == "none" else noise)
+        if variant not in VARIANTS:
+            raise BookError(f"unknown variant {brief(variant, 30)}; known: {', '.join(VARIANTS)}")
+
+        def say(found: int, frames: int) -> None:
+            if progress and (found % 20 == 0 or found == positions):
+                typer.echo(f"{found}/{positions} positions from {frames} frames", err=True)
+
+        lines = make_book(variant, positions, agent=agent, after_shots=after_shots, seed=seed, noise=noise,
+                          in_hand=in_hand, on_position=say)
+        header = book_header(variant, lines, agent=agent, noise=noise, seed=seed, after_shots=after_shots,
+                             in_hand=in_hand, version=code_version(), command=command_line())
+        write_book(out, header, lines)
+        frames = lines[-1]["frame"] + 1
+        typer.echo(f"wrote {out}: {len(lines)} {variant} positions from {frames} frames of {agent}, "
+                   f"{after_shots} to {2 * after_shots} shots in ({out.stat().st_size // 1024} KiB)")
