@@ -427,13 +427,24 @@ def _chain(base: tuple[float, float, float] | None, gate: dict[str, Any]) -> tup
     return (e, e - math.hypot(e0 - l0, elo - lo), e + math.hypot(h0 - e0, hi - elo))
 
 
+def shown(run: Path) -> str:
+    """The run folder relative to the working folder where it lies inside it."""
+    try:
+        return str(run.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(run)
+
+
 def ladder_of(cfg: IterateConfig, run: Path) -> dict[str, Any]:
     """The run's ladder from its markers."""
     rows: list[dict[str, Any]] = []
     at: dict[int, tuple[float, float, float] | None] = {0: (0.0, 0.0, 0.0)}
     g = 0
     while gen_dir(run, g).is_dir():
-        row: dict[str, Any] = {"generation": g, "agent": spec_of(cfg, run, g)}
+        # The agent with the run folder's path as given (a run under the
+        # working folder names no machine's folders in its ladder).
+        spec = spec_of(cfg, run, g).replace(f"{run}/", f"{shown(run)}/")
+        row: dict[str, Any] = {"generation": g, "agent": spec}
         train, gate, sp = (done(run, g, s) for s in STAGES)
         if g == 0:
             row |= {"accepted": True, "elo_vs_first": 0.0, "elo_vs_first_ci95": [0.0, 0.0]}

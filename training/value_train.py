@@ -57,6 +57,17 @@ class ValueTrainConfig:
             raise ValueTrainError(f"mix must be in [0, 1], got {self.mix}")
 
 
+
+def data_name(folder: str | Path) -> str:
+    """A data folder as a model file records it: relative to the working
+    folder where it lies inside it, else its last three parts, so that a
+    shipped file names no machine's folders."""
+    p = Path(folder)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(Path(*p.parts[-3:])) if p.is_absolute() else str(p)
+
 def check_fit(epochs: int, batch: int, lr: float, hidden: int, error: type[Exception]) -> None:
     """The settings every network fit here shares, each in its range
     (``error``, one line, otherwise)."""
@@ -181,7 +192,7 @@ def train_value(
             if points
             else {}
         ),
-        "data": [str(Path(d)) for d in data_dirs],
+        "data": [data_name(d) for d in data_dirs],
     }
     meta = {
         "variant": cfg.variant,
