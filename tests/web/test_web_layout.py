@@ -22,11 +22,12 @@ from bench.web import (
     midgame_text,
     page_url,
     select,
+    set_viewport,
     start_browser,
+    start_frame,
     tab,
     wait_js,
 )
-from bench.web_screens import set_viewport, start_frame
 
 MISSING = browser_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"browser tests need a browser: {MISSING}")
