@@ -128,7 +128,6 @@ def test_the_move_list_steps_back_and_forth_and_the_table_follows(board_server: 
     start_position = browser.execute_script("return window.piramida.play.position")
     assert start_position != positions[line[1]]
     wait_js(browser, f"document.getElementById('table').toDataURL() !== {end_pixels!r}")
-    start_pixels = table_pixels()
     # Right and left with the list focused: on along the line and back.
     moves = browser.find_element("id", "board-moves")
     browser.execute_script("arguments[0].focus()", moves)
@@ -138,7 +137,8 @@ def test_the_move_list_steps_back_and_forth_and_the_table_follows(board_server: 
     moves.send_keys("\ue012")  # left arrow
     at(0)
     assert browser.execute_script("return window.piramida.play.position") == start_position
-    wait_js(browser, f"document.getElementById('table').toDataURL() === {start_pixels!r}")
+    # The picture is not compared pixel for pixel with the earlier one: the
+    # aiming path is drawn over it a moment after each step.
     current = browser.find_elements("css selector", "#board-moves li.current")
     assert len(current) == 1 and current[0].get_attribute("data-node") == "0"
     # The win bar shows the value network's chance at the cursor.

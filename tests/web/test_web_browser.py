@@ -121,6 +121,26 @@ def test_suggest_draws_three_arrows_then_animate(server: Any, browser: Any) -> N
     assert severe_logs(browser) == []
 
 
+def test_a_suggestion_for_a_position_changed_meanwhile_is_not_drawn(server: Any, browser: Any) -> None:
+    load(browser, page_url(server.url, midgame_text()))
+    tab(browser, "suggest")
+    select(browser, "budget", "budget:2s")
+    browser.execute_script("window.piramida.debug.suggestMs = null")
+    browser.find_element("id", "suggest-go").click()
+    # While the server thinks, the position changes: the start of the rack.
+    tab(browser, "edit")
+    browser.find_element("id", "rack").click()
+    wait_js(browser, f"window.piramida.text !== {midgame_text()!r}")
+    changed = position_text(browser)
+    wait_js(browser, "!document.getElementById('suggest-go').disabled", 60)
+    assert "dropped" in browser.find_element("id", "status").text
+    assert browser.execute_script("return window.piramida.debug.suggestMs") is None
+    assert browser.execute_script("return window.piramida.debug.arrows") == 0
+    assert browser.find_elements("css selector", ".suggestion") == []
+    assert position_text(browser) == changed
+    assert severe_logs(browser) == []
+
+
 def test_play_a_shot_against_greedy_and_see_the_ruling(server: Any, browser: Any) -> None:
     load(browser, page_url(server.url, midgame_text()))
     tab(browser, "play")
