@@ -77,6 +77,15 @@ def _which(names: tuple[str, ...]) -> str | None:
     return None
 
 
+def severe_logs(driver: Any, failed_loads: bool = True) -> list[str]:
+    """The page's errors in the browser's log. ``failed_loads=False`` leaves
+    out the requests the API refused (a 404 for an unknown frame, a 400 for
+    an unfinished shot's path), which the browser logs and the page answers
+    itself."""
+    return [e["message"] for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and (failed_loads or "Failed to load resource" not in e["message"])]
+
+
 def browser_missing() -> str | None:
     """Why the browser tests cannot run here, or None when they can."""
     try:

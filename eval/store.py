@@ -157,9 +157,7 @@ class Store:
         try:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.row_factory = sqlite3.Row
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(_SCHEMA)
+            self._set_up()
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -169,6 +167,27 @@ class Store:
                 )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a piramida results file ({exc})") from None
+
+    def _set_up(self, wait_s: float = 30.0) -> None:
+        """WAL mode and the tables. Two runs opening a new file at once can
+        meet SQLite's "database is locked" here without its busy handler
+        being asked (switching the journal mode, or a read lock that cannot
+        become a write lock): tried again until ``wait_s`` have passed."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self.db.executescript(_SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _open_read(self) -> None:
         path = self.path.resolve()

@@ -21,6 +21,8 @@ from piramida.eval.tournament import TournamentConfig, TournamentError, load_con
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = "policy:path=models/{variant}_policy.pt"
+#: Shipped for free and combined only (the imitation policies).
+BC = "policy:path=models/{variant}_bc.pt"
 
 
 def test_a_variant_without_the_model_is_one_line_before_any_game(
@@ -28,12 +30,12 @@ def test_a_variant_without_the_model_is_one_line_before_any_game(
 ) -> None:
     db = tmp_path / "v.sqlite"
     monkeypatch.chdir(ROOT)
-    res = runner.invoke(app, ["tournament", "--agents", f"greedy,{POLICY}", "--variants", "free,moscow",
+    res = runner.invoke(app, ["tournament", "--agents", f"greedy,{BC}", "--variants", "free,moscow",
                               "--pairs", "1", "--db", str(db), "--no-progress"])
     assert res.exit_code == 2
     out = res.output.strip()
     assert len(out.splitlines()) == 1, out
-    assert "cannot play in moscow" in out and "models/moscow_policy.pt" in out
+    assert "cannot play in moscow" in out and "models/moscow_bc.pt" in out
     assert not db.exists()  # nothing written, no game played
     with pytest.raises(TournamentError, match="cannot play: policy:path: no file"):
         TournamentConfig(("greedy", "policy:path=models/x.pt"), ("free",), 1)  # a plain missing file

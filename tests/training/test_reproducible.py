@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from piramida.configs import CONFIG_DIR
 from piramida.training.run import MAIN, LeagueMapping
 
@@ -59,6 +61,7 @@ def _set_order(hash_seed: int) -> str:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
 
 
+@pytest.mark.slow  # two RLlib runs, about a minute: make test-slow
 def test_the_same_seed_trains_and_evaluates_the_same(tmp_path: Path) -> None:
     # The two interpreters iterate the agents' set in opposite orders.
     assert _set_order(1) != _set_order(2)

@@ -85,6 +85,22 @@ TEST_RATE_PER_MINUTE = 100_000
 TEST_BURST = 1_000
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium for a test module (bench/web.py start_browser);
+    the module is skipped where the browser is not installed."""
+    from bench.web import browser_missing, start_browser
+
+    missing = browser_missing()
+    if missing is not None:
+        pytest.skip(f"browser tests need a browser: {missing}")
+    driver = start_browser()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
 @pytest.fixture(scope="session")
 def server() -> Iterator[Any]:
     from piramida.web.guard import RateLimit

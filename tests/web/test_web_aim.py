@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from bench.web import browser_missing, drag, load, page_url, start_browser, tab, wait_js
+from bench.web import browser_missing, drag, load, page_url, severe_logs, tab, wait_js
 from piramida.agents.tolerance import tolerance
 from piramida.env.position import Position
 from piramida.env.shot import Shot
@@ -77,15 +76,6 @@ MISSING = browser_missing()
 browser_only = pytest.mark.skipif(MISSING is not None, reason=f"browser tests need a browser: {MISSING}")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if MISSING is not None:
-        pytest.skip(f"browser tests need a browser: {MISSING}")
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def open_shot_tab(driver: Any, base: str) -> None:
@@ -202,4 +192,4 @@ def test_the_tolerance_button_shows_the_windows_and_the_aim_lines(server: Any, b
     )
     wait_js(browser, "document.getElementById('tolerance-text').classList.contains('stale')")
     wait_js(browser, "window.piramida.debug.aimWindowLines === 0")
-    assert [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert severe_logs(browser) == []

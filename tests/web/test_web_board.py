@@ -151,12 +151,30 @@ def test_the_win_probability_lies_in_0_1_and_moves_with_the_frame(board_client: 
     assert miss["state"]["wp"] == fouled and pot["state"]["wp"] == potted
 
 
-def test_a_variant_without_a_value_network_has_no_bar_and_says_why(board_client: Client) -> None:
-    res = board_client.post("/api/play/new", {"agent": "greedy", "variant": "moscow", "seed": 2})
+def test_a_variant_without_a_value_network_has_no_bar_and_says_why(
+    board_client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piramida.web import analysis
+
+    # Every variant ships a value network: a models folder with free's and
+    # combined's only stands in for a variant without one.
+    for v in ("free", "combined"):
+        (tmp_path / f"{v}_value.pt").symlink_to(analysis.MODELS / f"{v}_value.pt")
+    monkeypatch.setattr(analysis, "MODELS", tmp_path)
+    analysis.value_model.cache_clear()
+    try:
+        res = board_client.post("/api/play/new", {"agent": "greedy", "variant": "moscow", "seed": 2})
+    finally:
+        monkeypatch.undo()
+        analysis.value_model.cache_clear()
     win = res["board"]["win"]
     assert win["model"] is None and "no value network for moscow" in win["why"]
     assert "combined" in win["why"] and "free" in win["why"]
     assert res["board"]["nodes"][0]["wp"] is None
+    # With the shipped models, Moscow has its bar.
+    res = board_client.post("/api/play/new", {"agent": "greedy", "variant": "moscow", "seed": 2})
+    assert res["board"]["win"]["model"] == "models/moscow_value.pt"
+    assert 0 <= res["board"]["nodes"][0]["wp"] <= 1
 
 
 def test_the_loss_labels_of_a_pot_and_of_a_foul(board_client: Client) -> None:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench.web import browser_missing, load, start_browser, tab, wait_js
+from bench.web import browser_missing, load, severe_logs, tab, wait_js
 from tests.web.conftest import Client
 
 MISSING = browser_missing()
@@ -28,21 +27,7 @@ MIDGAME = ROOT / "docs" / "examples" / "combined_midgame.json"
 POT = "ball=0 phi=70.08 v=1 a=0 b=0 theta=0"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
-
-def severe_logs(driver: Any) -> list[str]:
-    """The page's errors. A request the API refuses (the unknown id's 404,
-    an unfinished shot's path while aiming) the browser logs as a failed
-    load, which the page answers itself: left out."""
-    return [e["message"] for e in driver.get_log("browser")
-            if e["level"] == "SEVERE" and "Failed to load resource" not in e["message"]]
 
 
 def frame_id(url: str) -> str | None:
@@ -100,7 +85,7 @@ def test_a_frame_comes_back_on_reload_and_after_a_restart(tmp_path: Path, start_
         assert "no frame" not in browser.find_element("id", "play-state").text.lower()
     finally:
         again.stop()
-    assert severe_logs(browser) == []
+    assert severe_logs(browser, failed_loads=False) == []
 
 
 def test_the_move_list_steps_back_and_forth_and_the_table_follows(board_server: Any, browser: Any) -> None:
@@ -144,7 +129,7 @@ def test_the_move_list_steps_back_and_forth_and_the_table_follows(board_server: 
     # The win bar shows the value network's chance at the cursor.
     wp = browser.execute_script("return window.piramida.board.nodes[0].wp")
     assert 0 <= wp <= 1 and f"{round(100 * wp)}%" in browser.find_element("id", "win-text").text
-    assert severe_logs(browser) == []
+    assert severe_logs(browser, failed_loads=False) == []
 
 
 def test_a_variation_is_indented_under_its_move(board_server: Any, browser: Any) -> None:
@@ -163,7 +148,7 @@ def test_a_variation_is_indented_under_its_move(board_server: Any, browser: Any)
     assert "foul" in variation.get_attribute("class")
     # The first line is still listed at the top level.
     assert browser.find_elements("css selector", '#board-moves > li.move[data-node="1"]')
-    assert severe_logs(browser) == []
+    assert severe_logs(browser, failed_loads=False) == []
 
 
 def test_a_mid_game_position_link_is_short_and_opens_the_same_position(board_server: Any, browser: Any) -> None:
@@ -192,7 +177,7 @@ def test_a_mid_game_position_link_is_short_and_opens_the_same_position(board_ser
     # The old form is read as before.
     load(browser, f"{board_server.url}#pos={urllib.parse.quote(text, safe='')}")
     assert browser.execute_script("return window.piramida.text") == text
-    assert severe_logs(browser) == []
+    assert severe_logs(browser, failed_loads=False) == []
 
 
 def test_an_unknown_frame_id_is_one_line_and_nothing_to_press(board_server: Any, browser: Any) -> None:

@@ -9,7 +9,6 @@ Skipped, with the reason, only where the browser is not installed."""
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from bench.web import (
     midgame_text,
     page_url,
     select,
-    start_browser,
+    severe_logs,
     tab,
     wait_js,
 )
@@ -32,17 +31,7 @@ MISSING = browser_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"browser tests need a browser: {MISSING}")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
-
-def severe_logs(driver: Any) -> list[str]:
-    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def position_text(driver: Any) -> str:

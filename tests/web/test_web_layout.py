@@ -11,7 +11,6 @@ Skipped, with the reason, only where the browser is not installed."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from bench.web import (
     page_url,
     select,
     set_viewport,
-    start_browser,
+    severe_logs,
     start_frame,
     tab,
     wait_js,
@@ -37,13 +36,6 @@ TABS = ("edit", "suggest", "shot", "play")
 WON = "variant=free balls=0:0.8875,1.0;5:0.8875,2.0 shelves=1,2,3,4,6,7,8,9|- score=8,0 owed=0,0 to_move=1 in_hand=- break=0"
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = start_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture
@@ -51,9 +43,6 @@ def desktop(browser: Any) -> Any:
     assert set_viewport(browser, 1400, 900) == (1400, 900)
     return browser
 
-
-def severe_logs(driver: Any) -> list[str]:
-    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def rect(driver: Any, element_id: str) -> dict[str, float]:
