@@ -309,8 +309,6 @@ def suggest(body: Mapping[str, Any]) -> dict[str, Any]:
     ``piramida suggest --json`` prints it (agents/suggestions.py), plus
     ``draw`` (one entry per shot: aim line, ghost ball, object ball,
     noise-free paths) and ``position``."""
-    from piramida.agents.suggestions import plan_geometry, suggestions_for
-
     _check_keys(
         body,
         ("position", "sims", "budget", "noise", "top", "seed", "agent", "variant"),
@@ -320,7 +318,13 @@ def suggest(body: Mapping[str, Any]) -> dict[str, Any]:
     variant = body.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise BadRequestError(f"'variant' must be a string, got {brief(variant)}")
-    pos = read_position(body.get("position"))
+    return suggestion_answer(read_position(body.get("position")), ranker, top, variant)
+
+
+def suggestion_answer(pos: Any, ranker: Any, top: int, variant: str | None = None) -> dict[str, Any]:
+    """The suggestions for ``pos`` as /api/suggest answers them."""
+    from piramida.agents.suggestions import plan_geometry, suggestions_for
+
     found = suggestions_for(pos, ranker, top, variant)
     draw = []
     for p in found.plans:
@@ -703,6 +707,20 @@ class Session:
     def _move_to(self, n: int) -> None:
         self.tree.goto(n)
         self.driver.resume(self.tree.game_at(n), self.driver.seed, self.driver.pair)
+
+    def hint(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"sims" | "budget", "noise", "top", "seed", "agent"}``: suggestions
+        for the frame's position at the cursor, as /api/suggest answers them.
+        The frame's own position is used as it stands: a shot may leave a
+        ball resting a little past a mouth line, which a position given from
+        outside may not have (``Position.check_playable``)."""
+        _check_keys(body, ("sims", "budget", "noise", "top", "seed", "agent"), "hint request")
+        if self.to_act() != "you":
+            raise BadRequestError(f"a hint is for your shot: {self._not_yours()}")
+        if self.game.state.next.kind != "shot":
+            raise BadRequestError(f"a hint is for a shot; a {self.game.state.next.kind} is due")
+        ranker, top = _ranker(body)
+        return suggestion_answer(self.game.position, ranker, top)
 
     def goto(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """``{"node": N}``: the cursor to node N (any node of the tree)."""

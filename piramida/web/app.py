@@ -19,6 +19,7 @@ Routes (docs/ui.md has the request and answer of each):
     GET  /api/play/{id}          the frame's state and move tree (a board in the games file)
     POST /api/play/{id}/goto     the cursor to a node of the move tree
     POST /api/play/{id}/analyse  shots' losses against the best suggestion
+    POST /api/play/{id}/hint     suggestions for the player's shot at the cursor
     POST /api/play/{id}/shot     the player's shot
     POST /api/play/{id}/choose   the player's choice
     POST /api/play/{id}/agent    the agent's next action
@@ -223,6 +224,7 @@ def create_app(
         Route("/api/play/{game_id}", endpoint(_session_call("view"), body=False, sessions=s)),
         Route("/api/play/{game_id}/goto", endpoint(_session_call("goto"), sessions=s), methods=["POST"]),
         Route("/api/play/{game_id}/analyse", endpoint(_session_call("analyse"), sessions=s), methods=["POST"]),
+        Route("/api/play/{game_id}/hint", endpoint(_session_call("hint"), sessions=s), methods=["POST"]),
         Route("/api/play/{game_id}/shot", endpoint(_session_call("shot"), sessions=s), methods=["POST"]),
         Route("/api/play/{game_id}/choose", endpoint(_session_call("choose"), sessions=s), methods=["POST"]),
         Route("/api/play/{game_id}/agent", endpoint(_session_call("agent_acts"), body=False, sessions=s),

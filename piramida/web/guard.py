@@ -46,7 +46,7 @@ DRAIN_BYTES = 2 * MAX_BODY_BYTES
 #: Routes that sample or search: a request may hold a worker for seconds
 #: (one noise-free stroke, /api/simulate, takes milliseconds).
 EXPENSIVE = re.compile(
-    r"^/api/(suggest|cloud|tolerance|analy[sz]e|play/[^/]+/(agent|analy[sz]e))/?$"
+    r"^/api/(suggest|cloud|tolerance|analy[sz]e|play/[^/]+/(agent|analy[sz]e|hint))/?$"
 )
 #: Spec keys whose value may name a file (agents/specs.py): the policy's
 #: network, the planner's prior and value network, and a noise file.

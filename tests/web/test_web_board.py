@@ -284,3 +284,18 @@ def test_the_default_games_file_is_under_the_data_folder(monkeypatch: pytest.Mon
     monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_path() == tmp_path / "home" / ".local" / "share" / "piramida" / "board.sqlite"
+
+
+# ------------------------------------------------------------------ hints
+def test_a_hint_suggests_for_the_frame_at_its_cursor_as_suggest_does(board_client: Client) -> None:
+    gid = new_frame(board_client)["state"]["id"]  # player 1 (seat 0) to shoot
+    ask = {"sims": 60, "noise": "pro", "top": 2, "seed": 3}
+    hint = board_client.post(f"/api/play/{gid}/hint", ask)
+    same = board_client.post("/api/suggest", ask | {"position": midgame()})
+    assert [s["shot"] for s in hint["shots"]] == [s["shot"] for s in same["shots"]]
+    assert hint["position"] == same["position"] and len(hint["draw"]) == 2
+    assert "hint request" in board_client.bad(f"/api/play/{gid}/hint", {"position": midgame()})
+    # The agent's turn (the player is player 2): one line.
+    theirs = new_frame(board_client, seat=1)["state"]
+    assert theirs["to_act"] == "agent"
+    assert "hint is for your shot" in board_client.bad(f"/api/play/{theirs['id']}/hint", ask)

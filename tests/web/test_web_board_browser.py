@@ -193,3 +193,18 @@ def test_an_unknown_frame_id_is_one_line_and_nothing_to_press(board_server: Any,
     browser.find_element("id", "play-new").click()
     wait_js(browser, "window.piramida.play && window.piramida.board")
     assert frame_id(browser.current_url) == browser.execute_script("return window.piramida.play.id")
+
+
+def test_a_hint_fills_in_the_shot_for_the_frame_at_its_cursor(board_server: Any, browser: Any) -> None:
+    text = Client(board_server.url).post("/api/position", {"position": json.loads(MIDGAME.read_text())})["text"]
+    load(browser, f"{board_server.url}#pos={urllib.parse.quote(text, safe='')}")
+    tab(browser, "play")
+    browser.find_element("id", "play-from-position").click()
+    browser.find_element("id", "play-new").click()
+    wait_js(browser, "window.piramida.play && window.piramida.play.to_act === 'you' && window.piramida.board")
+    box = browser.find_element("id", "shot-text")
+    box.clear()
+    browser.find_element("id", "play-hint").click()
+    wait_js(browser, "document.getElementById('status').textContent.startsWith('hint:')", 60)
+    assert browser.find_element("id", "shot-text").get_attribute("value").startswith("ball=")
+    assert severe_logs(browser, failed_loads=False) == []

@@ -159,7 +159,7 @@ export async function playUndo() {
 export async function playHint() {
   status("thinking…");
   try {
-    const res = await api("/api/suggest", {position: frame.position, sims: 200, noise: "pro", top: 1});
+    const res = await api(`/api/play/${frame.id}/hint`, {sims: 200, noise: "pro", top: 1});
     useShot(res.shots[0].shot);
     hint = res.draw[0];
     status(`hint: ${res.shots[0].description}`);
