@@ -80,31 +80,6 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rounded_shot(shot: Any) -> str:
-    """A shot's text form rounded for reading: phi, v, a, b and theta to 2
-    decimals, a ball in hand's place to 3 (``Shot.to_text`` is exact)."""
-
-    def num(x: float, d: int) -> str:
-        r = round(float(x), d)
-        return f"{r + 0.0:.{d}f}".rstrip("0").rstrip(".")
-
-    parts = [
-        f"ball={shot.ball}",
-        f"phi={num(shot.phi, 2)}",
-        f"v={num(shot.v, 2)}",
-        f"a={num(shot.a, 2)}",
-        f"b={num(shot.b, 2)}",
-        f"theta={num(shot.theta, 2)}",
-    ]
-    if shot.place is not None:
-        parts.append(f"place={num(shot.place[0], 3)},{num(shot.place[1], 3)}")
-    if shot.call is not None:
-        parts.append(f"call={shot.call[0]}:{shot.call[1]}")
-    if shot.declare_frozen is not None:
-        parts.append(f"declare_frozen={shot.declare_frozen}")
-    return " ".join(parts)
-
-
 @dataclass(frozen=True)
 class Suggestions:
     """The shots an agent suggests and what they rest on.
@@ -146,7 +121,7 @@ class Suggestions:
         a policy's estimates)."""
         out: dict[str, Any] = {
             "shot": plan.shot.to_text(),
-            "rounded": rounded_shot(plan.shot),
+            "rounded": plan.shot.to_text(rounded=True),
             "value": round(plan.value, 4),
             "value_text": self.value_text(plan),
             "samples": plan.samples,

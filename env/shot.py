@@ -39,6 +39,15 @@ def _num(x: float) -> str:
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
 
 
+def _exact(x: float, _digits: int) -> str:
+    return _num(x)
+
+
+def _rounded(x: float, digits: int) -> str:
+    r = round(float(x), digits)
+    return f"{r + 0.0:.{digits}f}".rstrip("0").rstrip(".")
+
+
 #: The ball ids a shot may name: those of every variant (env/position.py).
 #: Which of them are on the table is the position's business
 #: (``Shot.check_on``, the referee).
@@ -149,17 +158,21 @@ class Shot:
         return out
 
     # -------------------------------------------------------------------- text
-    def to_text(self) -> str:
+    def to_text(self, rounded: bool = False) -> str:
+        """The text form, exact (it parses back to this shot); ``rounded``
+        for reading: phi, v, a, b and theta to 2 decimals, a ball in hand's
+        place to 3."""
+        num = _rounded if rounded else _exact
         parts = [
             f"ball={self.ball}",
-            f"phi={_num(self.phi)}",
-            f"v={_num(self.v)}",
-            f"a={_num(self.a)}",
-            f"b={_num(self.b)}",
-            f"theta={_num(self.theta)}",
+            f"phi={num(self.phi, 2)}",
+            f"v={num(self.v, 2)}",
+            f"a={num(self.a, 2)}",
+            f"b={num(self.b, 2)}",
+            f"theta={num(self.theta, 2)}",
         ]
         if self.place is not None:
-            parts.append(f"place={_num(self.place[0])},{_num(self.place[1])}")
+            parts.append(f"place={num(self.place[0], 3)},{num(self.place[1], 3)}")
         if self.call is not None:
             parts.append(f"call={self.call[0]}:{self.call[1]}")
         if self.declare_frozen is not None:

@@ -40,7 +40,6 @@ from piramida.agents.suggestions import (
     Suggestions,
     plan_geometry,
     ranking_agent,
-    rounded_shot,
     suggest,
     suggestions_for,
 )
@@ -134,7 +133,7 @@ def search_text(found: Suggestions) -> str:
 def format_suggestions(found: Suggestions) -> str:
     lines = [f"value: {found.meaning}", search_text(found)]
     for i, p in enumerate(found.plans, 1):
-        lines.append(f"{i}. {rounded_shot(p.shot)}\n   {odds_text(found, p)}\n   {p.description}")
+        lines.append(f"{i}. {p.shot.to_text(rounded=True)}\n   {odds_text(found, p)}\n   {p.description}")
     return "\n".join(lines)
 
 
@@ -187,7 +186,7 @@ def demo_suggestions(out_dir: Path, seed: int = 0) -> None:
             fail(f"cannot write {path}: {exc.strerror or exc}")
         typer.echo(f"{variant:<10} {pos.to_text()}")
         typer.echo(
-            f"{'':<10} -> {rounded_shot(best.shot)}\n{'':<10}    pot {best.p_pot:.0%}, foul "
+            f"{'':<10} -> {best.shot.to_text(rounded=True)}\n{'':<10}    pot {best.p_pot:.0%}, foul "
             f"{best.p_foul:.0%}, expected points {best.expected_points:+.2f} ({best.samples} samples): "
             f"{best.description}"
         )

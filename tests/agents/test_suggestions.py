@@ -13,7 +13,7 @@ import pytest
 
 from piramida.agents import suggestions as S
 from piramida.agents.planner import PlannerAgent
-from piramida.agents.suggestions import advise, ranking_agent, rounded_shot, suggestions_for, wilson
+from piramida.agents.suggestions import advise, ranking_agent, suggestions_for, wilson
 from piramida.env.position import Position
 from piramida.env.shot import Shot
 
@@ -48,13 +48,13 @@ def test_wilson_interval_holds_the_rate_and_narrows_with_samples() -> None:
 def test_a_shot_reads_rounded_and_parses_back_close_to_the_exact_one() -> None:
     shot = Shot("0", phi=70.07283556406661, v=1.23456, a=0.123456, b=-0.34567, theta=2.0049,
                 place=(0.12345, 0.67891))
-    text = rounded_shot(shot)
+    text = shot.to_text(rounded=True)
     assert text == "ball=0 phi=70.07 v=1.23 a=0.12 b=-0.35 theta=2 place=0.123,0.679"
     back = Shot.from_text(text)
     for name in ("phi", "v", "a", "b", "theta"):
         assert getattr(back, name) == pytest.approx(getattr(shot, name), abs=0.005)
     assert back.place == pytest.approx(shot.place, abs=0.0005)
-    assert rounded_shot(Shot("0", phi=90.0, v=1.0)) == "ball=0 phi=90 v=1 a=0 b=0 theta=0"
+    assert Shot("0", phi=90.0, v=1.0).to_text(rounded=True) == "ball=0 phi=90 v=1 a=0 b=0 theta=0"
 
 
 # ------------------------------------------------------------------ order and samples
@@ -102,7 +102,7 @@ def test_the_json_gives_each_rate_its_interval_over_the_samples() -> None:
             assert (lo, hi) == (round(want[0], 4), round(want[1], 4))
             assert lo <= s[rate] <= hi
         assert Shot.from_text(s["shot"]) == p.shot  # exact: it round-trips
-        assert s["rounded"] == rounded_shot(p.shot)
+        assert s["rounded"] == p.shot.to_text(rounded=True)
 
 
 def test_without_noise_one_stroke_decides_and_no_interval_is_given() -> None:
