@@ -379,14 +379,14 @@ class PlannerAgent:
                     ctx.budget.used += n
                     taken[id(c)] += n
                     need -= n
-                    judged += [(c, self._judge(ctx, res)) for res in results]
+                    judged += [(c, self.judge(ctx, res)) for res in results]
                     stop = ctx.budget.spent(reserve_s=len(judged) * per_sample)
                     if stop:
                         break
                 if stop and all(taken[id(x)] > 0 for x in alive):
                     break
             t0 = time.perf_counter()
-            self._record(ctx, judged)
+            self.record(ctx, judged)
             if judged:
                 per_sample = (time.perf_counter() - t0) / len(judged)
             if stop or ctx.budget.spent() or self.noise is None:
@@ -400,7 +400,7 @@ class PlannerAgent:
                 break
             k = min(2 * k, self.n_samples)
 
-    def _judge(self, ctx: Context, res: ShotResult | None) -> Any:
+    def judge(self, ctx: Context, res: ShotResult | None) -> Any:
         """The referee's ruling on a sample; None for a stroke the physics
         or the referee refuses."""
         if res is None:
@@ -410,9 +410,11 @@ class PlannerAgent:
         except PiramidaError:
             return None
 
-    def _record(self, ctx: Context, judged: Sequence[tuple[Arm, Any]]) -> None:
-        """Value a round's samples (in one call) and add them to their arms:
-        a refused stroke is the worst outcome and counts as a foul."""
+    def record(self, ctx: Context, judged: Sequence[tuple[Any, Any]]) -> None:
+        """Value a round's samples (in one call) and add them to their arms
+        (an ``Arm``, or anything with its ``values``, ``pots``, ``fouls`` and
+        ``points``: suggestions' tallies): a refused stroke is the worst
+        outcome and counts as a foul."""
         values = self.valuation.values(ctx, [r for _, r in judged])
         for (c, ruling), value in zip(judged, values, strict=True):
             c.values.append(value)

@@ -188,7 +188,8 @@ def value_meaning(planner: Any, ctx: Any) -> tuple[str, bool]:
 
 @dataclass
 class Tally:
-    """A shown shot's samples in the measuring: values and counts."""
+    """A shown shot's samples in the measuring: values and counts, kept as
+    the planner keeps an arm's (``PlannerAgent.record``)."""
 
     plan: Any
     values: list[float]
@@ -227,21 +228,7 @@ def measure(planner: Any, ctx: Any, tallies: list[Tally], count: int) -> None:
         if start >= count:
             continue
         results = simulate_many(ctx.simulate, [t.plan.shot] * (count - start), planner.noise, seeds[start:count])
-        rulings: list[Any] = []
-        for res in results:
-            try:
-                rulings.append(None if res is None else ctx.ruled(res.shot, res))
-            except PiramidaError:
-                rulings.append(None)
-        t.values.extend(planner.valuation.values(ctx, rulings))
-        for ruling in rulings:
-            if ruling is None:  # refused by the physics or the referee: a foul
-                t.fouls += 1
-                continue
-            points, potted = planner.valuation.immediate(ctx, ruling)
-            t.points += points
-            t.pots += int(potted)
-            t.fouls += int(not ruling.legal)
+        planner.record(ctx, [(t, planner.judge(ctx, res)) for res in results])
 
 
 def by_value(plans: list[Any]) -> list[Any]:
