@@ -288,9 +288,10 @@ def planner_suggestions(planner: Any, view: Any, top: int) -> Suggestions:
             stopped = f"the {budget_s:g} s budget was spent"
             break
         t1 = time.perf_counter()
-        count = min(MAX_SHOWN_SAMPLES, count + STEP_SAMPLES)
+        more = min(MAX_SHOWN_SAMPLES, count + STEP_SAMPLES) - count
+        count += more
         measure(planner, ctx, tallies, count)
-        strokes += len(tallies) * STEP_SAMPLES
+        strokes += len(tallies) * more
         step_s = time.perf_counter() - t1
     return done([t.measured() for t in tallies], stopped)
 
