@@ -144,10 +144,12 @@ def test_a_variation_is_indented_under_its_move(board_server: Any, browser: Any)
     browser.find_element("id", "play-shoot").click()
     wait_js(browser, "window.piramida.board.nodes[0].children.length === 2", 60)
     k = browser.execute_script("return window.piramida.board.nodes[0].children[1]")
-    variation = browser.find_element("css selector", f'#board-moves li.variation li[data-node="{k}"]')
-    assert "foul" in variation.get_attribute("class")
+    # Read in the page in one step: the list is redrawn as the agent plays
+    # on after the foul, which would leave an element found earlier stale.
+    classes = wait_js(browser, f"document.querySelector('#board-moves li.variation li[data-node=\"{k}\"]')?.className")
+    assert "foul" in classes.split()
     # The first line is still listed at the top level.
-    assert browser.find_elements("css selector", '#board-moves > li.move[data-node="1"]')
+    assert browser.execute_script("return document.querySelector('#board-moves > li.move[data-node=\"1\"]') !== null")
     assert severe_logs(browser, failed_loads=False) == []
 
 
