@@ -171,6 +171,7 @@ class PlannerAgent:
         salt: int = 0,
         prior: str | None = None,
         prior_top: int = PRIOR_TOP,
+        explore: bool = False,
     ) -> None:
         #: What candidates it looks for (``shots.candidates``).
         self.search = search
@@ -211,6 +212,11 @@ class PlannerAgent:
             from piramida.agents.policy import PolicyAgent
 
             self.prior = PolicyAgent(prior)
+        #: Draw the prior's shortlist from its distribution (Gumbel-top-k,
+        #: seeded by the decision) instead of taking its favourites: the
+        #: self-play of expert iteration, so that the search also samples
+        #: shots the prior does not like yet (training/iterate.py).
+        self.explore = bool(explore)
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
@@ -234,6 +240,7 @@ class PlannerAgent:
         search: str = "planner",
         prior: str | None = None,
         prior_top: int = PRIOR_TOP,
+        explore: bool = False,
         **changes: Any,
     ) -> PlannerAgent:
         """The planner of flat options, as an agent spec gives them
@@ -251,6 +258,7 @@ class PlannerAgent:
             salt=salt,
             prior=prior,
             prior_top=prior_top,
+            explore=explore,
         )
 
     @property
@@ -336,7 +344,8 @@ class PlannerAgent:
             return []
         self.last_search = SearchTrace(ctx.view, tuple(arms))
         if self.prior is not None and len(arms) > self.prior_top:
-            keep = self.prior.shortlist(ctx.view, [a.cand for a in arms], self.prior_top)
+            rng = np.random.default_rng(self._seeds(ctx, 0, 1)[0] ^ 0x6B1E) if self.explore else None
+            keep = self.prior.shortlist(ctx.view, [a.cand for a in arms], self.prior_top, rng)
             arms = [arms[i] for i in keep]
         self.evaluate(ctx, arms)
         return [self._plan_of(ctx, c) for c in rank(arms)[:top]]

@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from piramida.agents import model_file
 from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view, why_no_shot
 from piramida.agents.planner_value import Valuation
@@ -157,16 +159,23 @@ class PolicyAgent:
         opts = options(view, self.noise, self.search)
         return opts, self.logits(view, opts)
 
-    def shortlist(self, view: GameView, cands: Sequence[Candidate], top: int) -> list[int]:
+    def shortlist(
+        self, view: GameView, cands: Sequence[Candidate], top: int, rng: np.random.Generator | None = None
+    ) -> list[int]:
         """Indices into ``cands`` (a shot decision's candidates, made by
         someone else for a player of the file's skill) of the ``top`` the
         network likes best, best first: the prior a planner samples
         (``planner:prior=...``). Only the ``K`` that ``policy_obs.select``
-        keeps can be chosen."""
+        keeps can be chosen. With ``rng`` the ``top`` are drawn from the
+        network's distribution without replacement instead (Gumbel-top-k:
+        the logits plus Gumbel noise, best first), so that self-play
+        samples the candidates the network does not favour yet."""
         self.check_variant(view)
         kept = select(cands, K)
         where = {id(c): i for i, c in enumerate(cands)}
-        logits = self.logits(view, [Option(c.shot, cand_row(view, c), c) for c in kept])
+        logits = np.asarray(self.logits(view, [Option(c.shot, cand_row(view, c), c) for c in kept]), np.float64)
+        if rng is not None:
+            logits = logits + rng.gumbel(size=logits.shape)
         return [where[id(kept[i])] for i in best_first(logits, max(int(top), 1))]
 
     def act(self, view: GameView) -> Action:

@@ -156,6 +156,7 @@ KEYS: dict[str, dict[str, Key]] = {
         "seed": Key("salt", _positive_int, "mixed into the seeds a match gives it: the same planner sampling differently"),
         "prior": Key("prior", _file, "a policy file: sample only the candidates it likes best (models/free_policy.pt)"),
         "top": Key("prior_top", _positive_int, "how many candidates a prior lets through (default 4)"),
+        "explore": Key("explore", _flag, "draw the prior's shortlist from its distribution instead of its favourites (self-play)"),
         "gen": Key("gen_share", _share, "share of the budget finding candidates may use (default 0.5)"),
         "samples": Key(
             "n_samples", _positive_int, "the most noisy samples one candidate gets (default 256; raise it so a long budget is spent)"

@@ -33,8 +33,11 @@ from bench.record import write as write_record
 Z95 = 1.959964
 
 
-def design(agents: tuple[str, str], variant: str, pairs: int, seed: int, db: Path, book: str = "") -> dict[str, Any]:
-    """Play (or resume) one design and measure its pairs."""
+def design(
+    agents: tuple[str, str], variant: str, pairs: int, seed: int, db: Path, book: str = "", workers: int = 1
+) -> dict[str, Any]:
+    """Play (or resume) one design and measure its pairs (the first agent's
+    score), on ``workers`` parallel games."""
     from piramida.eval.pairs import pair_stats
     from piramida.eval.report import first_mover, pairing_stats
     from piramida.eval.store import open_read
@@ -42,7 +45,7 @@ def design(agents: tuple[str, str], variant: str, pairs: int, seed: int, db: Pat
 
     cfg = TournamentConfig(agents, (variant,), pairs, "pro", seed, "gauntlet", book=book)
     t0 = time.perf_counter()
-    tid, prog = run_tournament(cfg, db, workers=1)
+    tid, prog = run_tournament(cfg, db, workers=workers)
     wall = time.perf_counter() - t0
     with open_read(db) as store:
         ids = {v: k for k, v in store.agents(tid).items()}

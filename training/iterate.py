@@ -10,9 +10,9 @@ generation runs three stages, in order:
 1. **train** (g >= 1): the value network (``value_train.train_value``: the
    frame's outcome for the shooter mixed with the search's own value,
    plus the final margin in the points games) and the policy network
-   (``visits.fit_visits``: the cross-entropy against the search's sample
-   counts over the candidates) on the data of the last ``window``
-   generations.
+   (``visits.fit_visits``: the cross-entropy against the search's
+   preference over the candidates, ``target`` "values" or "visits") on the
+   data of the last ``window`` generations.
 2. **gate** (g >= 1): an SPRT (fishtest's GSPRT on pentanomial pair counts,
    ``eval.pairs``) of generation ``g`` against the champion, the last
    generation kept, at the same number of simulated strokes a decision.
@@ -22,7 +22,9 @@ generation runs three stages, in order:
    or if the cap ``max_pairs`` is reached undecided with a pair score of at
    least 0.5; H0 rejects it.
 3. **selfplay** (every generation but the last asked for): ``frames``
-   frames of the champion against itself (``selfplay.run_selfplay``), each
+   frames of the champion against itself (``selfplay.run_selfplay``; with
+   ``explore`` its prior's shortlist is drawn, ``planner:...:explore=true``,
+   while the gate plays its favourites), each
    shard holding the value rows (every shot decision) and the policy rows
    (every searched decision: the candidates and their sample counts,
    ``visits.search_row``).
@@ -58,6 +60,7 @@ from piramida.env.errors import PiramidaError
 from piramida.env.rules import get_referee
 from piramida.eval.match import DEFAULT_MAX_SHOTS
 from piramida.eval.version import code_version
+from piramida.training.visits import TARGETS
 
 CONFIG = "config.json"
 LADDER = "ladder.json"
@@ -96,6 +99,8 @@ class IterateConfig:
     beta: float = 0.05
     max_pairs: int = 200
     batch: int = 20
+    target: str = "values"
+    explore: bool = True
 
     def __post_init__(self) -> None:
         get_referee(self.variant)  # one-line UnknownVariantError
@@ -111,6 +116,7 @@ class IterateConfig:
             (0 < self.alpha < 0.5 and 0 < self.beta < 0.5, f"alpha and beta must be in (0, 0.5), got {self.alpha}, {self.beta}"),
             (1 <= self.max_pairs <= 100_000, f"max_pairs must be from 1 to 100000, got {self.max_pairs}"),
             (1 <= self.batch <= self.max_pairs, f"batch must be from 1 to max_pairs, got {self.batch}"),
+            (self.target in TARGETS, f"target must be one of {', '.join(TARGETS)}, got {self.target!r}"),
         )
         for ok, why in checks:
             if not ok:
@@ -257,7 +263,8 @@ class Runner:
         self.at(g, "train", "value")
         if not policy.is_file():
             tmp = d / f".policy.{os.getpid()}.pt.tmp"
-            pcfg = VisitFitConfig(cfg.variant, cfg.search, cfg.noise, epochs=cfg.policy_epochs, hidden=cfg.hidden, seed=cfg.seed)
+            pcfg = VisitFitConfig(cfg.variant, cfg.search, cfg.noise, epochs=cfg.policy_epochs, hidden=cfg.hidden, seed=cfg.seed,
+                                  target=cfg.target)
             fit_visits(pcfg, dirs, tmp)
             os.replace(tmp, policy)
         report["value"] = _report_of(value, "value")
@@ -325,6 +332,8 @@ class Runner:
         cfg = self.cfg
         who = champion(self.run, g)
         spec = spec_of(cfg, self.run, who)
+        if who > 0 and cfg.explore:
+            spec += ":explore=true"
         scfg = SelfPlayConfig((spec, spec), cfg.variant, cfg.frames, cfg.noise, stage_seed(cfg.seed, g, "selfplay"),
                               cfg.max_shots)
         out = gen_dir(self.run, g) / "data"

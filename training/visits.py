@@ -12,10 +12,10 @@ computes), each candidate's sample count (``visits``), mean sample value
 (NaN without samples) and the slot of the shot played.
 
 ``fit_visits`` trains ``ShotPolicyNet`` on those rows: the cross-entropy
-of its masked logits against the search's preference (``targets``: the
-samples beyond the first round's, or the shot played where the search
-ended in its first round),
-every ``HOLDOUT``-th frame held out, half of each batch mirrored left to
+of its masked logits against the search's preference (``target``:
+``values``, a softmax over the candidates' mean sample values, by
+default; or ``visits``, the samples beyond the first round's, or the
+shot played where the search ended in its first round), every ``HOLDOUT``-th frame held out, half of each batch mirrored left to
 right (the same decision). The file is a policy file (``save_policy``):
 ``planner:prior=FILE`` ranks the planner's candidates with it, and
 ``policy:path=FILE`` plays it alone (trained on shot decisions only, it
@@ -55,6 +55,13 @@ from piramida.training.value_train import HOLDOUT, check_fit, split
 FIELDS = ("pi_balls", "pi_candidates", "pi_globals", "pi_mask", "pi_visits", "pi_values", "pi_chosen", "pi_frame", "pi_agent")
 #: The observation layouts these arrays depend on (stored as ``pi_version``).
 VERSION = DATA_VERSION
+#: The policy targets ``fit_visits`` knows: ``visits`` (``targets``: the
+#: samples beyond the first round, or the shot played) and ``values``
+#: (``value_targets``: a softmax over the candidates' mean values).
+TARGETS = ("values", "visits")
+#: How sharply ``value_targets`` prefers the best-valued candidate: the
+#: worst sampled one gets exp(-SHARPNESS) of its weight.
+SHARPNESS = 4.0
 
 
 class VisitsError(PiramidaError):
@@ -153,9 +160,12 @@ class VisitFitConfig:
     hidden: int = 64
     mirror: bool = True
     seed: int = 0
+    target: str = "values"
 
     def __post_init__(self) -> None:
         check_fit(self.epochs, self.batch, self.lr, self.hidden, VisitsError)
+        if self.target not in TARGETS:
+            raise VisitsError(f"target must be one of {', '.join(TARGETS)}, got {self.target!r}")
 
 
 def _obs(data: Mapping[str, np.ndarray], rows: np.ndarray, flip: np.ndarray | None) -> tuple[dict[str, Any], Any]:
@@ -188,9 +198,42 @@ def targets(data: Mapping[str, np.ndarray]) -> np.ndarray:
     return out.astype(np.float32)
 
 
+def value_targets(data: Mapping[str, np.ndarray], sharpness: float = SHARPNESS) -> np.ndarray:
+    """The search's preference read from its values rather than its counts:
+    over the sampled slots of a row, ``softmax(sharpness * (q - max q) /
+    (max q - min q))``, the min-max normalisation of Gumbel MuZero's
+    completed Q-values (Danihelka et al. 2022) without the prior's logits.
+    The best-valued shot gets the most weight, the rest in the order of
+    their values, so a decision whose budget ended in its first round still
+    ranks all its candidates instead of naming one. The normalisation makes
+    it the same for a win-chance valuation and a points one. Rows with
+    fewer than two valued slots, or all valued alike, fall back to
+    ``targets``."""
+    offered = data["pi_mask"] > 0
+    q = data["pi_values"].astype(np.float64)
+    valued = offered & np.isfinite(q) & (data["pi_visits"] > 0)
+    hi = np.where(valued, q, -np.inf).max(1, keepdims=True)
+    lo = np.where(valued, q, np.inf).min(1, keepdims=True)
+    spread = hi - lo
+    usable = (valued.sum(1) >= 2) & (spread[:, 0] > 0)
+    out = targets(data).astype(np.float64)
+    if usable.any():
+        z = np.where(valued, sharpness * (q - hi) / np.where(spread > 0, spread, 1.0), -np.inf)[usable]
+        w = np.exp(z)
+        out[usable] = w / w.sum(1, keepdims=True)
+    return out.astype(np.float32)
+
+
+def target_of(kind: str, data: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The policy target named ``kind`` (``TARGETS``)."""
+    if kind == "values":
+        return value_targets(data)
+    return targets(data)
+
+
 def evaluate(net: Any, data: Mapping[str, np.ndarray], pi: np.ndarray, rows: np.ndarray) -> dict[str, float]:
-    """Cross-entropy against the visits, and how often the network's top
-    slot is the most visited one and the one played."""
+    """Cross-entropy against the target ``pi``, and how often the
+    network's top slot is the target's and the one played."""
     import torch
 
     if not len(rows):
@@ -228,7 +271,7 @@ def fit_visits(
     from piramida.agents.policy_net import build_net, net_config
 
     data = load_rows(data_dirs)
-    pi = targets(data)
+    pi = target_of(cfg.target, data)
     tr, ho = split(data["pi_frame"])
     idx_tr, idx_ho = np.flatnonzero(tr), np.flatnonzero(ho)
     if len(idx_tr) < 2:
@@ -266,4 +309,4 @@ def fit_visits(
     return report
 
 
-__all__ = ["FIELDS", "VERSION", "VisitFitConfig", "VisitsError", "as_arrays", "fit_visits", "load_rows", "search_row", "targets"]
+__all__ = ["FIELDS", "SHARPNESS", "TARGETS", "VERSION", "VisitFitConfig", "VisitsError", "as_arrays", "fit_visits", "load_rows", "search_row", "target_of", "targets", "value_targets"]

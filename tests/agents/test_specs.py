@@ -49,7 +49,7 @@ def test_a_planner_takes_a_named_search() -> None:
         ("", "agent spec is NAME"),
         ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
         ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: noise\)"),
-        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, gen, samples, search\)"),
+        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, explore, gen, samples, search\)"),
         ("planner:search=greedy", "search must be one of planner, wide, lean"),
         ("planner:budget", "expected key=value"),
         ("planner:budget=fast", "budget must look like"),

@@ -23,7 +23,14 @@ from piramida.env.position import Position
 from piramida.env.view import GameView
 from piramida.training import selfplay
 from piramida.training.iterate import IterateConfig, IterateError, run_iterate
-from piramida.training.visits import FIELDS, load_rows, search_row, targets
+from piramida.training.visits import (
+    FIELDS,
+    SHARPNESS,
+    load_rows,
+    search_row,
+    targets,
+    value_targets,
+)
 
 runner = CliRunner()
 #: Toy scale: frames of six shots, 16 strokes a decision, two epochs, a
@@ -152,6 +159,64 @@ def test_the_policy_target_is_what_the_search_learned_not_its_first_round() -> N
     one = {k: np.asarray(row[k])[None] for k in ("pi_mask", "pi_visits", "pi_chosen")}
     got = targets(one)[0]
     assert got[int(row["pi_chosen"])] == got.max() > 1.5 / (row["pi_mask"] > 0).sum()
+
+
+def test_the_values_target_ranks_every_sampled_candidate_by_its_mean() -> None:
+    mask = np.zeros((3, K), np.float32)
+    mask[:, :4] = 1.0
+    visits = np.zeros((3, K), np.float32)
+    visits[:, :4] = 8.0
+    values = np.full((3, K), np.nan, np.float32)
+    values[0, :4] = [0.2, 0.9, 0.5, 0.1]
+    values[1, :4] = [3.0, 3.0, 3.0, 3.0]  # all alike: the shot played
+    values[2, :4] = [40.0, 10.0, np.nan, 25.0]  # points, not chances: the same shape
+    visits[2, 2] = 0.0
+    data = {"pi_mask": mask, "pi_visits": visits, "pi_values": values, "pi_chosen": np.array([1, 2, 0], np.int16)}
+    pi = value_targets(data)
+    assert np.allclose(pi.sum(1), 1.0)
+    # Ordered as the means, the best over the worst by exp(SHARPNESS).
+    assert list(np.argsort(-pi[0, :4])) == [1, 2, 0, 3]
+    assert np.isclose(pi[0, 1] / pi[0, 3], np.exp(SHARPNESS), rtol=1e-5)
+    assert np.isclose(pi[0, 2] / pi[0, 3], np.exp(SHARPNESS * 0.4 / 0.8), rtol=1e-5)
+    assert pi[1].tolist() == targets(data)[1].tolist() and pi[1, 2] == 1.0
+    assert pi[2, 2] == 0.0 and pi[2, 5:].sum() == 0.0
+    assert np.isclose(pi[2, 0] / pi[2, 1], np.exp(SHARPNESS), rtol=1e-5)
+
+
+def test_an_exploring_prior_draws_its_shortlist_from_its_distribution(reference: tuple[Path, list[str]]) -> None:
+    # Gumbel-top-k: the first of the shortlist is the network's softmax
+    # draw, so over many draws each candidate leads about as often as its
+    # probability says; without a generator it is always the favourite.
+    from piramida.agents.policy import PolicyAgent
+    from piramida.agents.policy_obs import Option, cand_row, select
+
+    out, _ = reference
+    prior = PolicyAgent(str(out / "gen_001" / "policy.pt"))
+    planner = PlannerAgent.of(budget_s=None, n_sims=16, seed=1)
+    view = GameView.for_position(POS)
+    planner.act(view)
+    trace = planner.last_search
+    assert trace is not None
+    cands = [a.cand for a in trace.arms]
+    kept = select(cands, K)
+    logits = np.asarray(prior.logits(view, [Option(c.shot, cand_row(view, c), c) for c in kept]), np.float64)
+    p = np.exp(logits - logits.max())
+    p /= p.sum()
+    where = {id(c): i for i, c in enumerate(cands)}
+    slot = {where[id(c)]: i for i, c in enumerate(kept)}
+    rng = np.random.default_rng(5)
+    n = 4000
+    firsts = np.zeros(len(kept))
+    for _ in range(n):
+        pick = prior.shortlist(view, cands, 3, rng)
+        assert len(set(pick)) == 3
+        firsts[slot[pick[0]]] += 1
+    assert np.all(np.abs(firsts / n - p) <= 4 * np.sqrt(p * (1 - p) / n) + 1e-9)
+    assert prior.shortlist(view, cands, 1)[0] == where[id(kept[int(np.argmax(logits))])]
+    # The planner's exploring draw is seeded by the decision: the same twice.
+    spec = {"budget_s": None, "n_sims": 40, "seed": 2, "prior": str(out / "gen_001" / "policy.pt"), "prior_top": 2}
+    shots = [str(PlannerAgent.of(**spec, explore=True).act(view)) for _ in range(2)]
+    assert shots[0] == shots[1]
 
 
 def test_a_prior_leaves_its_top_candidates_alone_sampled(reference: tuple[Path, list[str]]) -> None:
