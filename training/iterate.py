@@ -21,7 +21,12 @@ generation runs three stages, in order:
    does. Generation ``g`` is kept (becomes the champion) if H1 is accepted,
    or if the cap ``max_pairs`` is reached undecided with a pair score of at
    least 0.5; H0 rejects it.
-3. **selfplay** (every generation but the last asked for): ``frames``
+3. **anchors** (every generation, unless ``anchor_pairs`` is 0):
+   ``anchor_pairs`` pairs against the plain planner at the same strokes
+   (generation 0 is that planner and plays greedy only) and against
+   greedy: the ladder's Elo measured directly, beside the one chained
+   through the gates.
+4. **selfplay** (every generation but the last asked for): ``frames``
    frames of the champion against itself (``selfplay.run_selfplay``; with
    ``explore`` its prior's shortlist is drawn, ``planner:...:explore=true``,
    while the gate plays its favourites), each
@@ -63,9 +68,14 @@ from piramida.eval.version import code_version
 from piramida.training.visits import TARGETS
 
 CONFIG = "config.json"
+#: What the ladder keeps of a generation's match against an anchor.
+ANCHOR_KEYS = ("pairs", "pentanomial", "score", "score_ci95", "elo", "elo_ci95")
 LADDER = "ladder.json"
 PICTURE = "ladder.png"
 STAGES = ("train", "gate", "selfplay")
+#: The stage that measures a generation against fixed opponents, between
+#: its gate and its self-play (its seed index follows ``STAGES``).
+ANCHORS = "anchors"
 #: A hook called at named points of the run (tests stop the run there):
 #: ``gen_NNN/STAGE:start``, ``...:value`` (the value file written),
 #: ``...:shard`` (a self-play shard written), ``...:batch`` (a gate batch
@@ -101,6 +111,7 @@ class IterateConfig:
     batch: int = 20
     target: str = "values"
     explore: bool = True
+    anchor_pairs: int = 100
 
     def __post_init__(self) -> None:
         get_referee(self.variant)  # one-line UnknownVariantError
@@ -116,6 +127,7 @@ class IterateConfig:
             (0 < self.alpha < 0.5 and 0 < self.beta < 0.5, f"alpha and beta must be in (0, 0.5), got {self.alpha}, {self.beta}"),
             (1 <= self.max_pairs <= 100_000, f"max_pairs must be from 1 to 100000, got {self.max_pairs}"),
             (1 <= self.batch <= self.max_pairs, f"batch must be from 1 to max_pairs, got {self.batch}"),
+            (0 <= self.anchor_pairs <= 100_000, f"anchor_pairs must be from 0 to 100000, got {self.anchor_pairs}"),
             (self.target in TARGETS, f"target must be one of {', '.join(TARGETS)}, got {self.target!r}"),
         )
         for ok, why in checks:
@@ -163,7 +175,7 @@ def done(run: Path, g: int, stage: str) -> dict[str, Any] | None:
 def stage_seed(seed: int, g: int, stage: str) -> int:
     """The racks' seed of a generation's self-play or gate: apart for every
     generation and stage."""
-    ss = np.random.SeedSequence([int(seed), int(g), STAGES.index(stage)])
+    ss = np.random.SeedSequence([int(seed), int(g), (*STAGES, ANCHORS).index(stage)])
     return int(ss.generate_state(1, dtype=np.uint32)[0] >> 1)
 
 
@@ -323,6 +335,35 @@ class Runner:
         self.say(f"gen {g}: {'kept' if accepted else 'rejected'} ({report['rule']})")
         self.finish(g, "gate", report, t0, c0)
 
+    # ---------------------------------------------------------- anchors
+    def anchors(self, g: int) -> None:
+        """Generation ``g`` against fixed opponents, the plain planner at the
+        same strokes (g >= 1) and greedy, ``anchor_pairs`` pairs each: the
+        ladder's direct measure, where the gates' Elo is chained."""
+        from piramida.eval.report import pairing_stats
+        from piramida.eval.store import open_read
+        from piramida.eval.tournament import TournamentConfig, run_tournament
+
+        t0, c0 = time.perf_counter(), time.process_time()
+        self.at(g, ANCHORS, "start")
+        cfg = self.cfg
+        me = spec_of(cfg, self.run, g)
+        rivals = {name: spec for name, spec in (("planner", base_spec(cfg)), ("greedy", "greedy")) if spec != me}
+        tcfg = TournamentConfig((me, *rivals.values()), (cfg.variant,), cfg.anchor_pairs, cfg.noise,
+                                stage_seed(cfg.seed, g, ANCHORS), "gauntlet", cfg.max_shots)
+        db = gen_dir(self.run, g) / "anchors.sqlite"
+        run_tournament(tcfg, db, workers=self.workers, address=self.address, command=self.command)
+        with open_read(db) as store:
+            tid = store.tournament_id(tcfg.to_dict())
+            ids = {v: k for k, v in store.agents(tid).items()}
+            games = store.games(tid)
+        report: dict[str, Any] = {"seed": tcfg.seed, "against": {}}
+        for name, spec in rivals.items():
+            st = pairing_stats(games, ids[me], ids[spec])
+            report["against"][name] = {"agent": spec} | {k: st[k] for k in ANCHOR_KEYS}
+            self.say(f"gen {g} against {name}: score {st['score']:.3f} over {st['pairs']} pairs")
+        self.finish(g, ANCHORS, report, t0, c0)
+
     # ---------------------------------------------------------- self-play
     def selfplay(self, g: int) -> None:
         from piramida.training.selfplay import SelfPlayConfig, run_selfplay
@@ -364,6 +405,8 @@ class Runner:
             self.train(g)
         if g >= 1 and done(self.run, g, "gate") is None:
             self.gate(g)
+        if self.cfg.anchor_pairs and done(self.run, g, ANCHORS) is None:
+            self.anchors(g)
         if g < last and done(self.run, g, "selfplay") is None:
             self.selfplay(g)
 
@@ -382,12 +425,15 @@ def _report_of(path: Path, kind: str) -> dict[str, Any]:
 
 def open_run(cfg: IterateConfig, run: Path, command: str) -> None:
     """Create ``run`` with its config, or check that the run there has the
-    same config (a rerun resumes it; another config is refused)."""
+    same config (a rerun resumes it; another config is refused). A field
+    the stored config lacks (written before the field existed) matches
+    its default."""
     run.mkdir(parents=True, exist_ok=True)
     path = run / CONFIG
     if path.is_file():
         have = read_json(path).get("config")
-        if have != cfg.to_dict():
+        defaults = IterateConfig(cfg.variant).to_dict()
+        if not isinstance(have, dict) or {k: have.get(k, defaults[k]) for k in defaults} != cfg.to_dict():
             raise IterateError(f"{run} holds an iteration run of another config ({have}); use another --out")
         return
     write_json(path, {"config": cfg.to_dict(), "code_version": code_version(), "command": command})
@@ -455,6 +501,7 @@ def ladder_of(cfg: IterateConfig, run: Path) -> dict[str, Any]:
         spec = spec_of(cfg, run, g).replace(f"{run}/", f"{shown(run)}/")
         row: dict[str, Any] = {"generation": g, "agent": spec}
         train, gate, sp = (done(run, g, s) for s in STAGES)
+        anchors = done(run, g, ANCHORS)
         if g == 0:
             row |= {"accepted": True, "elo_vs_first": 0.0, "elo_vs_first_ci95": [0.0, 0.0]}
         if train is not None:
@@ -470,6 +517,8 @@ def ladder_of(cfg: IterateConfig, run: Path) -> dict[str, Any]:
                 "elo_vs_first": None if chained is None else chained[0],
                 "elo_vs_first_ci95": None if chained is None else [chained[1], chained[2]],
             }
+        if anchors is not None:
+            row["anchors"] = {name: {k: a[k] for k in ANCHOR_KEYS} for name, a in anchors["against"].items()}
         if sp is not None:
             row["selfplay"] = {k: sp[k] for k in ("player", "frames", "positions", "searched", "wall_s", "cpu_s")}
         rows.append(row)
@@ -487,16 +536,18 @@ def write_ladder(cfg: IterateConfig, run: Path) -> dict[str, Any]:
 
 
 def plot_ladder(ladder: dict[str, Any], out: Path) -> Path:
-    """Two panels: each generation's Elo over generation 0 (chained through
-    the gates, 95% interval), kept ones filled; and each gate's pair score
-    against the champion it met (95% interval)."""
+    """Three panels: each generation's Elo over generation 0 (chained
+    through the gates, 95% interval), kept ones filled; each gate's pair
+    score against the champion it met (95% interval); and each
+    generation's Elo measured directly against the anchors, the plain
+    planner and greedy (95% interval; an unbounded end is left off)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = ladder["generations"]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), dpi=100)
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4), dpi=100)
     for r in rows:
         e, ci = r.get("elo_vs_first"), r.get("elo_vs_first_ci95")
         if e is None or ci is None:
@@ -517,7 +568,21 @@ def plot_ladder(ladder: dict[str, Any], out: Path) -> Path:
     ax2.set_ylim(0.0, 1.0)
     ax2.set_xlabel("generation (green: kept, red: rejected)")
     ax2.set_ylabel("gate: pair score against the champion")
-    for ax in (ax1, ax2):
+    for name, colour, dx in (("planner", "tab:purple", -0.08), ("greedy", "tab:orange", 0.08)):
+        pts = [(r["generation"], r["anchors"][name]) for r in rows if name in r.get("anchors", {})]
+        if name == "planner" and rows:
+            pts.insert(0, (0, {"elo": 0.0, "elo_ci95": [0.0, 0.0]}))  # generation 0 is the plain planner
+        pts = [(g, a) for g, a in pts if a.get("elo") is not None]
+        for i, (g, a) in enumerate(pts):
+            e, (lo, hi) = a["elo"], a["elo_ci95"]
+            err = [[e - lo if lo is not None else 0.0], [hi - e if hi is not None else 0.0]]
+            ax3.errorbar([g + dx], [e], yerr=err, fmt="o", capsize=3, color=colour, label=f"against {name}" if i == 0 else None)
+    ax3.axhline(0.0, color="k", lw=0.8, ls="--")
+    ax3.set_xlabel("generation")
+    ax3.set_ylabel("Elo against the anchor (measured directly)")
+    if ax3.get_legend_handles_labels()[0]:
+        ax3.legend(fontsize=8)
+    for ax in (ax1, ax2, ax3):
         ax.set_xticks([r["generation"] for r in rows])
         ax.grid(alpha=0.3)
     fig.suptitle(f"{ladder['variant']}: expert iteration, champion generation {ladder['champion']}", fontsize=10)

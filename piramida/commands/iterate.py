@@ -43,6 +43,7 @@ def register(app: typer.Typer) -> None:
         max_pairs: Annotated[int, typer.Option("--max-pairs", min=1, max=100_000, help="Gate: pairs before it stops undecided.")] = 200,
         batch: Annotated[int, typer.Option("--batch", min=1, max=100_000, help="Gate: pairs between looks at the test.")] = 20,
         target: Annotated[str, typer.Option("--target", help="Policy target: values (a softmax over the candidates' sample values) or visits.")] = "values",
+        anchor_pairs: Annotated[int, typer.Option("--anchor-pairs", min=0, max=100_000, help="Pairs of every generation against the plain planner and greedy (0: none).")] = 100,
         explore: Annotated[bool, typer.Option("--explore/--no-explore", help="Self-play draws the prior's shortlist from it (Gumbel-top-k) instead of its favourites.")] = True,
         workers: Annotated[int, typer.Option("--workers", min=1, max=256, help="Parallel shards and games; 1 runs without Ray.")] = 1,
         address: Annotated[str | None, typer.Option("--address", help="An existing Ray cluster (HOST:PORT).")] = None,
@@ -59,7 +60,7 @@ def register(app: typer.Typer) -> None:
         torch.set_num_threads(1)  # deterministic fits, and the batches are small
         cfg = IterateConfig(
             variant, frames, sims, noise, seed, max_shots, search, top, window, value_epochs, policy_epochs, hidden,
-            mix, elo0, elo1, alpha, beta, max_pairs, batch, target, explore,
+            mix, elo0, elo1, alpha, beta, max_pairs, batch, target, explore, anchor_pairs,
         )
 
         def log(text: str) -> None:

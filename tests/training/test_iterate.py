@@ -21,6 +21,7 @@ from piramida.agents.policy_obs import K
 from piramida.cli import app
 from piramida.env.position import Position
 from piramida.env.view import GameView
+from piramida.eval.store import open_read
 from piramida.training import selfplay
 from piramida.training.iterate import IterateConfig, IterateError, run_iterate
 from piramida.training.visits import (
@@ -36,7 +37,7 @@ runner = CliRunner()
 #: Toy scale: frames of six shots, 16 strokes a decision, two epochs, a
 #: gate of two pairs read after each.
 TOY = IterateConfig("free", frames=4, sims=16, max_shots=6, value_epochs=2, policy_epochs=2, hidden=16,
-                    max_pairs=2, batch=1, seed=3)
+                    max_pairs=2, batch=1, seed=3, anchor_pairs=1)
 GENERATIONS = 2
 POS = Position.from_balls(
     "free", {"1": (0.5, 1.0), "2": (0.9, 2.6), "3": (0.3, 2.2), "4": (1.2, 0.8), "5": (0.7, 1.8)}
@@ -81,21 +82,31 @@ def test_a_two_generation_run_leaves_every_file(reference: tuple[Path, list[str]
     for g in range(GENERATIONS + 1):
         d = out / f"gen_{g:03d}"
         assert (d / "config.json").is_file()
-        stages = (["train", "gate"] if g else []) + (["selfplay"] if g < GENERATIONS else [])
+        stages = (["train", "gate"] if g else []) + ["anchors"] + (["selfplay"] if g < GENERATIONS else [])
         assert sorted(p.name for p in d.glob("*.done.json")) == sorted(f"{s}.done.json" for s in stages)
         if g:
-            assert all((d / f).is_file() for f in ("value.pt", "policy.pt", "gate.sqlite"))
+            assert all((d / f).is_file() for f in ("value.pt", "policy.pt", "gate.sqlite", "anchors.sqlite"))
         if g < GENERATIONS:
             assert sorted(p.name for p in (d / "data").glob("shard-*.npz")) == [
                 "shard-000000-000001.npz", "shard-000002-000003.npz"]
-    # Each stage ran once, in order: self-play 0, then train, gate, self-play.
+    # Each stage ran once, in order: anchors and self-play 0, then train,
+    # gate, anchors, self-play.
     starts = [e for e in events if e.endswith(":start")]
-    assert starts == ["gen_000/selfplay:start", "gen_001/train:start", "gen_001/gate:start",
-                      "gen_001/selfplay:start", "gen_002/train:start", "gen_002/gate:start"]
+    assert starts == ["gen_000/anchors:start", "gen_000/selfplay:start", "gen_001/train:start", "gen_001/gate:start",
+                      "gen_001/anchors:start", "gen_001/selfplay:start", "gen_002/train:start", "gen_002/gate:start",
+                      "gen_002/anchors:start"]
     ladder = json.loads((out / "ladder.json").read_text())
     rows = ladder["generations"]
     assert [r["generation"] for r in rows] == [0, 1, 2]
     assert rows[0]["agent"] == "planner:sims=16" and rows[0]["elo_vs_first"] == 0.0
+    # Generation 0 is the plain planner: it meets greedy only; the others both.
+    assert sorted(rows[0]["anchors"]) == ["greedy"]
+    for r in rows:
+        for a in r["anchors"].values():
+            assert a["pairs"] == TOY.anchor_pairs and sum(a["pentanomial"]) == a["pairs"]
+        with open_read(out / f"gen_{r['generation']:03d}" / "anchors.sqlite") as store:
+            specs = sorted(store.agents().values())
+        assert specs == sorted([r["agent"].replace("RUN", str(out)), "greedy"] + (["planner:sims=16"] if r["generation"] else []))
     for r in rows[1:]:
         gate = r["gate"]
         assert gate["pairs"] == TOY.max_pairs and sum(gate["pentanomial"]) == gate["pairs"]
@@ -250,6 +261,7 @@ def _same_results(a: Path, b: Path) -> None:
                     assert np.array_equal(za[k], zb[k], equal_nan=za[k].dtype.kind == "f"), (g, name, k)
         if g:
             assert _games(da / "gate.sqlite") == _games(db / "gate.sqlite"), g
+        assert _games(da / "anchors.sqlite") == _games(db / "anchors.sqlite"), g
         for model in ("value.pt", "policy.pt") if g else ():
             sa = torch.load(da / model, weights_only=True)["state_dict"]
             sb = torch.load(db / model, weights_only=True)["state_dict"]
@@ -296,7 +308,7 @@ def test_the_command_resumes_a_finished_run_and_refuses_another_config(reference
     out, _ = reference
     args = ["iterate", "--variant", "free", "--generations", str(GENERATIONS), "--out", str(out), "--frames", "4",
             "--sims", "16", "--max-shots", "6", "--value-epochs", "2", "--policy-epochs", "2", "--hidden", "16",
-            "--max-pairs", "2", "--batch", "1", "--seed", "3", "--no-progress"]
+            "--max-pairs", "2", "--batch", "1", "--seed", "3", "--anchor-pairs", "1", "--no-progress"]
     before = (out / "ladder.json").read_text()
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
@@ -321,3 +333,16 @@ def test_on_ray_the_run_gives_the_same_results(reference: tuple[Path, list[str]]
     finally:
         ray.shutdown()
     _same_results(reference[0], out)
+
+
+def test_a_stored_config_without_a_newer_field_matches_its_default(tmp_path: Path) -> None:
+    from piramida.training.iterate import open_run
+
+    cfg = IterateConfig("free", frames=7)
+    old = {k: v for k, v in cfg.to_dict().items() if k != "anchor_pairs"}
+    (tmp_path / "config.json").write_text(json.dumps({"config": old}))
+    open_run(cfg, tmp_path, "piramida iterate")  # the default: the same run
+    with pytest.raises(IterateError, match="another config"):
+        open_run(IterateConfig("free", frames=7, anchor_pairs=5), tmp_path, "piramida iterate")
+    with pytest.raises(IterateError, match="another config"):
+        open_run(IterateConfig("free", frames=8), tmp_path, "piramida iterate")
