@@ -82,14 +82,16 @@ def encode(
     t = pos.table
     balls = np.zeros((MAX_BALLS, BALL_F), np.float32)
     cues = set(cue_balls)
-    for i, b in enumerate(pos.ids[:MAX_BALLS]):
-        x, y = pos.xy(b)
+    points = is_points_game(pos.variant, options)
+    # ``pos.balls`` directly: a lookup by id (``pos.xy``) scans the list,
+    # and this runs for every noisy sample the planner values.
+    for i, (b, x, y) in enumerate(pos.balls[:MAX_BALLS]):
         balls[i] = (
             x / t.width,
             y / t.length,
             float(b == COLOURED),
             float(b in cues),
-            ball_points(b, pos.variant, options) / 15.0,
+            ball_points(b, pos.variant, options) / 15.0 if points else 0.0,
             1.0,
         )
     target = max(1.0, float(target))
