@@ -83,6 +83,12 @@ ANCHORS = "anchors"
 Hook = Callable[[str], None]
 
 
+#: The fields added to ``IterateConfig`` after runs were made without them,
+#: with the value those runs had: the policy fitted to the sample counts,
+#: no exploring draw, no anchors.
+BEFORE: dict[str, Any] = {"target": "visits", "explore": False, "anchor_pairs": 0}
+
+
 class IterateError(PiramidaError):
     """An expert-iteration run that cannot go on (bad settings, a folder of
     another run)."""
@@ -426,14 +432,13 @@ def _report_of(path: Path, kind: str) -> dict[str, Any]:
 def open_run(cfg: IterateConfig, run: Path, command: str) -> None:
     """Create ``run`` with its config, or check that the run there has the
     same config (a rerun resumes it; another config is refused). A field
-    the stored config lacks (written before the field existed) matches
-    its default."""
+    the stored config lacks (written before the field existed) has the
+    value that run was made with (``BEFORE``)."""
     run.mkdir(parents=True, exist_ok=True)
     path = run / CONFIG
     if path.is_file():
         have = read_json(path).get("config")
-        defaults = IterateConfig(cfg.variant).to_dict()
-        if not isinstance(have, dict) or {k: have.get(k, defaults[k]) for k in defaults} != cfg.to_dict():
+        if not isinstance(have, dict) or (BEFORE | have) != cfg.to_dict():
             raise IterateError(f"{run} holds an iteration run of another config ({have}); use another --out")
         return
     write_json(path, {"config": cfg.to_dict(), "code_version": code_version(), "command": command})
