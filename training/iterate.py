@@ -5,7 +5,7 @@ Generation 0 is the plain planner (``planner:sims=S``). Generation ``g``
 >= 1 is the planner guided by a value file and a policy prior trained on
 the self-play of the generations before it
 (``planner:sims=S:value=gen_g/value.pt:prior=gen_g/policy.pt``). Each
-generation runs three stages, in order:
+generation runs four stages, in order:
 
 1. **train** (g >= 1): the value network (``value_train.train_value``: the
    frame's outcome for the shooter mixed with the search's own value,
@@ -43,7 +43,7 @@ written). ``ladder.json`` and ``ladder.png`` are rebuilt from the markers
 after every stage: each generation's gate, whether it was kept, and its
 Elo over generation 0, chained through the gates (each gate's Elo added to
 the champion's it was played against, the 95% intervals' half-widths
-added in quadrature).
+added in quadrature), and its anchors' scores.
 """
 
 from __future__ import annotations
@@ -179,8 +179,8 @@ def done(run: Path, g: int, stage: str) -> dict[str, Any] | None:
 
 
 def stage_seed(seed: int, g: int, stage: str) -> int:
-    """The racks' seed of a generation's self-play or gate: apart for every
-    generation and stage."""
+    """The racks' seed of a generation's self-play, gate or anchors: apart
+    for every generation and stage."""
     ss = np.random.SeedSequence([int(seed), int(g), (*STAGES, ANCHORS).index(stage)])
     return int(ss.generate_state(1, dtype=np.uint32)[0] >> 1)
 
