@@ -68,6 +68,17 @@ def pairing_stats(games: Sequence[dict[str, Any]], a: int, b: int) -> dict[str, 
     return pair_stats(counts).to_dict()
 
 
+def stored_pairing(db: str | Path, tid: int, a: str, b: str, pairs: int | None = None) -> dict[str, Any]:
+    """``pairing_stats`` of the agents with specs ``a`` and ``b`` in
+    tournament ``tid`` of the results file ``db`` (opened read-only), over
+    its first ``pairs`` pairs where given (a sequential test reads a
+    tournament that grows past them)."""
+    with open_read(db) as store:
+        ids = {v: k for k, v in store.agents(tid).items()}
+        games = [g for g in store.games(tid) if pairs is None or g["pair"] < pairs]
+    return pairing_stats(games, ids[a], ids[b])
+
+
 def agent_stats(games: Sequence[dict[str, Any]], agent: int) -> dict[str, Any]:
     """Play statistics of one agent over its games."""
     tot = dict.fromkeys(_STATS, 0)

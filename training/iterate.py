@@ -293,8 +293,8 @@ class Runner:
     # ---------------------------------------------------------- gate
     def gate(self, g: int) -> None:
         from piramida.eval.pairs import sprt_result
-        from piramida.eval.report import pairing_stats
-        from piramida.eval.store import Store, open_read
+        from piramida.eval.report import stored_pairing
+        from piramida.eval.store import Store
         from piramida.eval.tournament import TournamentConfig, run_tournament
 
         t0, c0 = time.perf_counter(), time.process_time()
@@ -315,12 +315,8 @@ class Runner:
                 with Store(db) as store:
                     if store.tournament_id(part.to_dict()) is None:
                         store.resize(part.to_dict())
-            run_tournament(part, db, workers=self.workers, address=self.address, command=self.command)
-            with open_read(db) as store:
-                tid = store.tournament_id(part.to_dict())
-                ids = {v: k for k, v in store.agents(tid).items()}
-                games = [x for x in store.games(tid) if x["pair"] < upto]
-            st = pairing_stats(games, ids[a], ids[b])
+            tid, _ = run_tournament(part, db, workers=self.workers, address=self.address, command=self.command)
+            st = stored_pairing(db, tid, a, b, upto)
             res: dict[str, Any] = sprt_result(tuple(st["pentanomial"]), cfg.elo0, cfg.elo1, cfg.alpha, cfg.beta)
             self.at(g, "gate", "batch")
             self.say(f"gen {g} against gen {against}: {st['pairs']} pairs, score {st['score']:.3f}, "
@@ -346,8 +342,7 @@ class Runner:
         """Generation ``g`` against fixed opponents, the plain planner at the
         same strokes (g >= 1) and greedy, ``anchor_pairs`` pairs each: the
         ladder's direct measure, where the gates' Elo is chained."""
-        from piramida.eval.report import pairing_stats
-        from piramida.eval.store import open_read
+        from piramida.eval.report import stored_pairing
         from piramida.eval.tournament import TournamentConfig, run_tournament
 
         t0, c0 = time.perf_counter(), time.process_time()
@@ -358,14 +353,10 @@ class Runner:
         tcfg = TournamentConfig((me, *rivals.values()), (cfg.variant,), cfg.anchor_pairs, cfg.noise,
                                 stage_seed(cfg.seed, g, ANCHORS), "gauntlet", cfg.max_shots)
         db = gen_dir(self.run, g) / "anchors.sqlite"
-        run_tournament(tcfg, db, workers=self.workers, address=self.address, command=self.command)
-        with open_read(db) as store:
-            tid = store.tournament_id(tcfg.to_dict())
-            ids = {v: k for k, v in store.agents(tid).items()}
-            games = store.games(tid)
+        tid, _ = run_tournament(tcfg, db, workers=self.workers, address=self.address, command=self.command)
         report: dict[str, Any] = {"seed": tcfg.seed, "against": {}}
         for name, spec in rivals.items():
-            st = pairing_stats(games, ids[me], ids[spec])
+            st = stored_pairing(db, tid, me, spec)
             report["against"][name] = {"agent": spec} | {k: st[k] for k in ANCHOR_KEYS}
             self.say(f"gen {g} against {name}: score {st['score']:.3f} over {st['pairs']} pairs")
         self.finish(g, ANCHORS, report, t0, c0)
