@@ -4,9 +4,10 @@
     .venv/bin/python -m bench.iterate --run runs/iterate/free [--section free] \\
         [--policy FILE] [--pairs 100] [--seed 11] [--workers 2] [--dir out/iterate] [--out FILE]
 
-The run folder's ``ladder.json`` (every generation's training report,
-gate, anchors and self-play, with their times) and the command that made
-it (``config.json``) are copied in; with ``--policy`` the policy alone
+The run folder's ladder, rebuilt from its stage markers
+(``iterate.ladder_of``: every generation's training report, gate, anchors
+and self-play, with their times, its files named relative to the working
+folder), and the command that made it (``config.json``) are written; with ``--policy`` the policy alone
 also plays greedy (``policy:path=FILE`` against ``greedy``, ``--pairs``
 duplicate pairs from the break, games in ``DIR/SECTION-policy-SEED.sqlite``,
 resumable). The section is the variant unless ``--section`` names it.
@@ -34,17 +35,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, default=Path("out/iterate"))
     ap.add_argument("--out", type=Path, default=None, help="write the result file here instead of bench/results/iterate.json")
     a = ap.parse_args(argv)
+    from piramida.training.iterate import BEFORE, IterateConfig, IterateError, ladder_of, shown
+
     try:
-        ladder = json.loads((a.run / "ladder.json").read_text())
         made = json.loads((a.run / "config.json").read_text())
-    except (OSError, ValueError) as exc:
-        ap.error(f"{a.run} holds no readable ladder.json and config.json ({type(exc).__name__})")
+        ladder = ladder_of(IterateConfig(**(BEFORE | made["config"])), a.run)
+    except (OSError, ValueError, KeyError, TypeError, IterateError) as exc:
+        ap.error(f"{a.run} holds no readable iteration run (config.json and its stages: {type(exc).__name__})")
     if a.pairs < 1:
         ap.error(f"--pairs must be at least 1, got {a.pairs}")
     if a.policy is not None and not Path(a.policy).is_file():
         ap.error(f"{a.policy}: no such file")
     section = a.section or ladder["variant"]
-    out: dict[str, Any] = {"run": str(a.run), "run_command": made.get("command"),
+    out: dict[str, Any] = {"run": shown(a.run), "run_command": made.get("command"),
                            "run_code_version": made.get("code_version"), "ladder": ladder}
     if a.policy is not None:
         a.dir.mkdir(parents=True, exist_ok=True)
