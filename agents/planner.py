@@ -23,8 +23,10 @@
      a miss (taken as even), positive when it is us.
 4. Successive halving: every candidate gets a few samples, the better half
    gets twice as many, and so on until the budget is spent (an
-   ``Allowance``: wall time ``budget_s`` or a simulation count ``n_sims``;
-   the count is exact and gives the same answer on any machine).
+   ``Allowance``: wall time ``budget_s``, a simulation count ``n_sims``
+   that includes finding the candidates, or a count of noisy samples
+   ``n_rollouts`` that does not; a count gives the same answer on any
+   machine).
 
 A planner is built from its ``Search``, its sample value and its
 ``Allowance``; ``PlannerAgent.of`` builds one from an agent spec's flat
@@ -76,18 +78,21 @@ PLANNER_SEARCHES = ("planner", "wide", "lean")
 
 @dataclass(frozen=True)
 class Allowance:
-    """What one decision may spend: wall time ``budget_s`` or a count of
-    simulated strokes ``n_sims`` (the count wins; it gives the same answer
-    on any machine; neither: no limit), and the most noisy samples one
-    candidate gets (``n_samples``)."""
+    """What one decision may spend: wall time ``budget_s``, a count of
+    simulated strokes ``n_sims`` (finding the candidates included) or a
+    count of noisy samples ``n_rollouts`` (finding the candidates not
+    counted, so never cut short): a count wins, rollouts first, and gives
+    the same answer on any machine; none: no limit. ``n_samples``: the most
+    noisy samples one candidate gets."""
 
     budget_s: float | None = 1.0
     n_sims: int | None = None
     n_samples: int = MAX_SAMPLES
+    n_rollouts: int | None = None
 
     def start(self) -> Budget:
         """A decision's budget, its clock started now."""
-        return Budget(self.budget_s, self.n_sims)
+        return Budget(self.budget_s, self.n_sims, self.n_rollouts)
 
 
 @dataclass
@@ -233,6 +238,7 @@ class PlannerAgent:
         budget_s: float | None = 1.0,
         n_sims: int | None = None,
         n_samples: int = MAX_SAMPLES,
+        n_rollouts: int | None = None,
         noise: str | None = "pro",
         seed: int | None = 0,
         salt: int = 0,
@@ -252,7 +258,7 @@ class PlannerAgent:
         return cls(
             search=replace(SEARCHES[search], **changes),
             value=value,
-            budget=Allowance(budget_s, n_sims, n_samples),
+            budget=Allowance(budget_s, n_sims, n_samples, n_rollouts),
             noise=noise,
             seed=seed,
             salt=salt,
@@ -268,6 +274,10 @@ class PlannerAgent:
     @property
     def n_sims(self) -> int | None:
         return self.budget.n_sims
+
+    @property
+    def n_rollouts(self) -> int | None:
+        return self.budget.n_rollouts
 
     @property
     def n_samples(self) -> int:
@@ -362,6 +372,11 @@ class PlannerAgent:
         assert ctx.budget is not None
         alive = list(arms)
         k = FIRST_SAMPLES if self.noise is not None else 1
+        rollouts = ctx.budget.n_rollouts
+        if rollouts is not None and alive:
+            # A rollout count smaller than a full first round shares itself
+            # out evenly: the count is what the decision spends.
+            k = max(1, min(k, rollouts // len(alive)))
         for c in alive:
             c.values.clear()
         #: Seconds valuing one sample took in the last round: under a
@@ -382,10 +397,11 @@ class PlannerAgent:
                     # anywhere); a wall-clock budget is looked at every
                     # TIME_CHUNK samples, or a late round's batch of
                     # thousands would overrun it.
-                    n = need if ctx.budget.n_sims is not None else min(need, TIME_CHUNK)
+                    n = need if ctx.budget.counted else min(need, TIME_CHUNK)
                     seeds = self._seeds(ctx, taken[id(c)], n)
                     results = simulate_many(ctx.simulate, [c.shot] * n, self.noise, seeds)
                     ctx.budget.used += n
+                    ctx.budget.rolled += n
                     taken[id(c)] += n
                     need -= n
                     judged += [(c, self.judge(ctx, res)) for res in results]

@@ -350,7 +350,10 @@ class NetValuation(Valuation):
 
     def _encode(self, ctx: Context, pos: Position, who: int, hand: Any, extra: Sequence[int]) -> tuple[Any, Any]:
         try:
-            cues = [c for c in ctx.referee.allowed_cue_balls(pos.replace(to_move=who)) if c in pos]
+            shooter = pos if pos.to_move == who else pos.replace(to_move=who)
+            # A set: free pyramid allows every ball, and this runs per sample.
+            on = set(pos.ids)
+            cues = [c for c in ctx.referee.allowed_cue_balls(shooter) if c in on]
         except PiramidaError:
             cues = []
         prior = prior_features(self.prior, ctx, pos, who, hand, extra)

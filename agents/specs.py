@@ -138,7 +138,7 @@ class Key:
     doc: str
 
 
-#: Agent name -> its keys. The planner's ``budget`` and ``sims`` exclude each
+#: Agent name -> its keys. The planner's ``budget``, ``sims`` and ``rollouts`` exclude each
 #: other: a simulation count makes the agent reproducible on any machine.
 KEYS: dict[str, dict[str, Key]] = {
     "random": {},
@@ -147,7 +147,10 @@ KEYS: dict[str, dict[str, Key]] = {
     },
     "planner": {
         "budget": Key("budget_s", parse_duration, "thinking time per decision: 1s, 500ms"),
-        "sims": Key("n_sims", _positive_int, "simulated strokes per decision (instead of a budget)"),
+        "sims": Key("n_sims", _positive_int, "simulated strokes per decision, finding the candidates included (instead of a budget)"),
+        "rollouts": Key(
+            "n_rollouts", _positive_int, "noisy samples of the candidates per decision, finding them not counted (instead of a budget)"
+        ),
         "noise": Key("noise", _noise, "the skill it plans for: none, pro, amateur, novice or a .toml"),
         "value": Key(
             "value", _value, "how a sample's table is scored: auto, race, turn or a value file (models/free_value.pt)"
@@ -202,10 +205,12 @@ class AgentSpec:
         agent), then the spec's own."""
         out = dict(defaults or {})
         given = dict(self.options)
-        if "n_sims" in given:
-            out["budget_s"] = None
-        if "budget_s" in given:
-            out.pop("n_sims", None)
+        limits = ("budget_s", "n_sims", "n_rollouts")
+        if any(k in given for k in limits):
+            # The spec's own limit replaces the caller's, whichever it is.
+            for k in limits:
+                out.pop(k, None)
+            out["budget_s"] = given.get("budget_s")
         out.update(given)
         return out
 
@@ -242,8 +247,8 @@ def parse_spec(text: str) -> AgentSpec:
         if key.arg in options:
             raise AgentSpecError(f"{name}: key {k} given twice")
         options[key.arg] = key.parse(v, f"{name}:{k}")
-    if "budget_s" in options and "n_sims" in options:
-        raise AgentSpecError(f"{name}: give budget or sims, not both")
+    if sum(k in options for k in ("budget_s", "n_sims", "n_rollouts")) > 1:
+        raise AgentSpecError(f"{name}: give one of budget, sims and rollouts")
     for k in REQUIRED.get(name, ()):
         if keys[k].arg not in options:
             raise AgentSpecError(f"{name} needs {k}=..., e.g. {name}:{k}=models/free_policy.pt")

@@ -247,11 +247,11 @@ def planner_suggestions(planner: Any, view: Any, top: int) -> Suggestions:
         raise NoLegalShotError(f"{why} (position: {view.position.to_text()})")
     # A position given by hand may have had a rule applied (item 21.2).
     view = ruled_view(view)
-    budget_s, n_sims = planner.budget.budget_s, planner.budget.n_sims
-    timed = n_sims is None and budget_s is not None
-    search_s = budget_s * SEARCH_SHARE if timed and budget_s is not None else budget_s
+    budget_s, n_sims, n_rollouts = planner.budget.budget_s, planner.budget.n_sims, planner.budget.n_rollouts
+    timed = n_sims is None and n_rollouts is None and budget_s is not None
+    search_s = budget_s * SEARCH_SHARE if timed and budget_s is not None else None
     t0 = time.perf_counter()
-    ctx = Context(view, Budget(None if n_sims is not None else search_s, n_sims), planner.model)
+    ctx = Context(view, Budget(search_s, n_sims, n_rollouts), planner.model)
     plans = planner.plan_ctx(ctx, top)
     candidates = len(planner.last_search.arms) if planner.last_search is not None else 0
     strokes = ctx.budget.used if ctx.budget is not None else 0
@@ -273,9 +273,9 @@ def planner_suggestions(planner: Any, view: Any, top: int) -> Suggestions:
     measure(planner, ctx, tallies, count)
     strokes += before
     if not timed:
+        spent = f"{n_rollouts} noisy samples" if n_rollouts is not None else f"{n_sims} strokes"
         return done([t.measured() for t in tallies],
-                    f"a simulation count: {n_sims} strokes of search, then the shown shots "
-                    f"{count} samples each")
+                    f"a simulation count: {spent} of search, then the shown shots {count} samples each")
     assert budget_s is not None
     step_s = 0.0
     while True:

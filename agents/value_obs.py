@@ -80,37 +80,52 @@ def encode(
     next-pot chance, the race model's win chance), see the module
     docstring."""
     t = pos.table
-    balls = np.zeros((MAX_BALLS, BALL_F), np.float32)
+    w, length = t.width, t.length
     cues = set(cue_balls)
     points = is_points_game(pos.variant, options)
-    # ``pos.balls`` directly: a lookup by id (``pos.xy``) scans the list,
-    # and this runs for every noisy sample the planner values.
-    for i, (b, x, y) in enumerate(pos.balls[:MAX_BALLS]):
-        balls[i] = (
-            x / t.width,
-            y / t.length,
+    # One list of rows and one array: this runs for every noisy sample the
+    # planner values, and ``pos.balls`` directly (a lookup by id scans).
+    rows = [
+        (
+            x / w,
+            y / length,
             float(b == COLOURED),
             float(b in cues),
             ball_points(b, pos.variant, options) / 15.0 if points else 0.0,
             1.0,
         )
+        for b, x, y in pos.balls[:MAX_BALLS]
+    ]
+    balls = np.zeros((MAX_BALLS, BALL_F), np.float32)
+    if rows:
+        balls[: len(rows)] = rows
     target = max(1.0, float(target))
     me, op = int(player), 1 - int(player)
     mine = pos.score[me] + int(extra[me])
     theirs = pos.score[op] + int(extra[op])
-    g = np.zeros(GLOBAL_F, np.float32)
-    g[0] = np.clip(mine / target, -4, 4)
-    g[1] = np.clip(theirs / target, -4, 4)
-    g[2] = np.clip((target - mine) / target, -4, 4)
-    g[3] = np.clip((target - theirs) / target, -4, 4)
-    g[4] = min(pos.owed[me] / 15.0, 1.0)
-    g[5] = min(pos.owed[op] / 15.0, 1.0)
-    g[6 + (IN_HAND.index(in_hand) if in_hand in IN_HAND else 0)] = 1.0
-    g[10] = float(pos.is_break)
-    g[11] = len(pos.ids) / MAX_BALLS
-    g[12] = float(is_points_game(pos.variant, options))
-    g[13], g[14] = float(prior[0]), float(prior[1])
+    where = IN_HAND.index(in_hand) if in_hand in IN_HAND else 0
+    g = np.array(
+        (
+            _clip4(mine / target),
+            _clip4(theirs / target),
+            _clip4((target - mine) / target),
+            _clip4((target - theirs) / target),
+            min(pos.owed[me] / 15.0, 1.0),
+            min(pos.owed[op] / 15.0, 1.0),
+            *(float(i == where) for i in range(len(IN_HAND))),
+            float(pos.is_break),
+            len(pos.ids) / MAX_BALLS,
+            float(points),
+            float(prior[0]),
+            float(prior[1]),
+        ),
+        np.float32,
+    )
     return balls, g
+
+
+def _clip4(x: float) -> float:
+    return min(4.0, max(-4.0, x))
 
 
 def target_of(referee: Any) -> float:

@@ -1,11 +1,14 @@
 """The strength table of a variant's learned agents (docs/training.md,
 "Strength"): what the guided planner gains over the plain planner at the
-same thinking time and at a tenth of its strokes, and how much of the
-search the policy alone has learned.
+same thinking time and at a tenth (a fortieth) of its rollouts, and how
+much of the search the policy alone has learned.
 
     .venv/bin/python -m bench.strength --variant free [--value FILE] [--policy FILE] [--budget 250ms] \\
-        [--sims 200] [--only equal_time,tenth_sims,policy_greedy,policy_planner] [--pairs N] [--seed 31] \\
-        [--workers 2] [--dir out/strength] [--json] [--out FILE]
+        [--rollouts 200] [--only NAME,...] [--pairs N] [--seed 31] [--workers 2] [--dir out/strength] \\
+        [--json] [--out FILE]
+
+``--only`` picks among equal_time, equal_time_1s, tenth_rollouts,
+fortieth_rollouts, policy_greedy and policy_planner (default: all).
 
 The measurements, each a duplicate-pair tournament from the break (the
 first agent's pair score, its 95% interval and pentanomial):
@@ -13,9 +16,11 @@ first agent's pair score, its 95% interval and pentanomial):
 - ``equal_time``: ``planner:budget=B:samples=4096:value=V:prior=P``
   against ``planner:budget=B:samples=4096`` (the sample cap raised so
   that both spend their time; the networks' forward passes count in it),
-  400 pairs;
-- ``tenth_sims``: the guided planner at ``sims/10`` strokes a decision
-  against the plain planner at ``sims``, 200 pairs;
+  400 pairs; ``equal_time_1s``: the same at 1 s a decision, 100 pairs;
+- ``tenth_rollouts`` (``fortieth_rollouts``): the guided planner at
+  ``rollouts/10`` (``/40``) noisy samples a decision against the plain
+  planner at ``rollouts`` (``planner:rollouts=N``: both find all their
+  candidates, which ``sims=N`` would cut short at a small count), 400 pairs;
 - ``policy_greedy``: ``policy:path=P`` against greedy, 100 pairs;
 - ``policy_planner``: ``policy:path=P`` against
   ``planner:budget=1s:samples=4096``, 100 pairs.
@@ -38,10 +43,12 @@ from bench.books import design
 from bench.record import write as write_record
 
 #: Name -> (pairs by default, the two agents from the value file, the
-#: policy file, the budget and the strokes).
+#: policy file, the budget and the rollouts).
 MEASUREMENTS: dict[str, tuple[int, Callable[[str, str, str, int], tuple[str, str]]]] = {
     "equal_time": (400, lambda v, p, b, s: (f"planner:budget={b}:samples=4096:value={v}:prior={p}", f"planner:budget={b}:samples=4096")),
-    "tenth_sims": (200, lambda v, p, b, s: (f"planner:sims={max(1, s // 10)}:value={v}:prior={p}", f"planner:sims={s}")),
+    "equal_time_1s": (100, lambda v, p, b, r: (f"planner:budget=1s:samples=4096:value={v}:prior={p}", "planner:budget=1s:samples=4096")),
+    "tenth_rollouts": (400, lambda v, p, b, r: (f"planner:rollouts={max(1, r // 10)}:value={v}:prior={p}", f"planner:rollouts={r}")),
+    "fortieth_rollouts": (400, lambda v, p, b, r: (f"planner:rollouts={max(1, r // 40)}:value={v}:prior={p}", f"planner:rollouts={r}")),
     "policy_greedy": (100, lambda v, p, b, s: (f"policy:path={p}", "greedy")),
     "policy_planner": (100, lambda v, p, b, s: (f"policy:path={p}", "planner:budget=1s:samples=4096")),
 }
@@ -53,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--value", default="models/{variant}_value.pt", help="the value file")
     ap.add_argument("--policy", default="models/{variant}_policy.pt", help="the policy file (prior and policy alone)")
     ap.add_argument("--budget", default="250ms", help="equal_time's thinking time a decision")
-    ap.add_argument("--sims", type=int, default=200, help="tenth_sims: the plain planner's strokes a decision")
+    ap.add_argument("--rollouts", type=int, default=200, help="the plain planner's noisy samples a decision in *_rollouts")
     ap.add_argument("--only", default=",".join(MEASUREMENTS), help="measurements, comma-separated")
     ap.add_argument("--pairs", type=int, default=None, help="pairs of every measurement (default: its own)")
     ap.add_argument("--seed", type=int, default=31)
@@ -66,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [x for x in names if x not in MEASUREMENTS]
     if unknown or not names:
         ap.error(f"unknown measurement {', '.join(unknown) or '(none)'}; known: {', '.join(MEASUREMENTS)}")
+    if a.rollouts < 40:
+        ap.error(f"--rollouts must be at least 40 (a fortieth is one sample), got {a.rollouts}")
     if a.pairs is not None and a.pairs < 1:
         ap.error(f"--pairs must be at least 1, got {a.pairs}")
     value, policy = (x.replace("{variant}", a.variant) for x in (a.value, a.policy))
@@ -76,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {}
     for name in names:
         default_pairs, make = MEASUREMENTS[name]
-        agents = make(value, policy, a.budget, a.sims)
+        agents = make(value, policy, a.budget, a.rollouts)
         pairs = a.pairs or default_pairs
         got = design(agents, a.variant, pairs, a.seed, a.dir / f"{a.variant}-{name}-{a.seed}.sqlite", workers=a.workers)
         row = {"agents": list(agents), "variant": a.variant, "seed": a.seed, "workers": a.workers}

@@ -106,17 +106,30 @@ _TEMPLATES: dict[tuple[Any, ...], Shot] = {}
 
 
 class Budget:
-    """Wall time or a simulation count, whichever is given (count wins)."""
+    """Wall time, a simulation count or a rollout count, whichever is given
+    (a count wins). ``used`` counts every simulated stroke, the search's
+    noise-free trials included; ``rolled`` only the noisy samples of the
+    candidates, which is all that ``n_rollouts`` limits: finding the
+    candidates is then never cut short."""
 
-    def __init__(self, budget_s: float | None, n_sims: int | None) -> None:
+    def __init__(self, budget_s: float | None, n_sims: int | None, n_rollouts: int | None = None) -> None:
         self.t0 = time.perf_counter()
         self.budget_s = budget_s
         self.n_sims = n_sims
+        self.n_rollouts = n_rollouts
         self.used = 0
+        self.rolled = 0
+
+    @property
+    def counted(self) -> bool:
+        """Whether a count of strokes, not the clock, limits it."""
+        return self.n_sims is not None or self.n_rollouts is not None
 
     def spent(self, share: float = 1.0, reserve_s: float = 0.0) -> bool:
         """Whether ``share`` of the budget is used; with a wall-clock budget,
         ``reserve_s`` more seconds of work still to come count as used."""
+        if self.n_rollouts is not None:
+            return self.rolled >= self.n_rollouts * share
         if self.n_sims is not None:
             return self.used >= self.n_sims * share
         if self.budget_s is None:

@@ -362,3 +362,32 @@ def test_a_wall_clock_budget_counts_work_still_to_come_and_a_stroke_count_does_n
     assert not count.spent(reserve_s=1e9)  # a stroke count is met by strokes alone
     count.used = 10
     assert count.spent()
+
+
+def test_a_rollout_count_limits_the_noisy_samples_and_never_the_search_for_candidates() -> None:
+    """``planner:rollouts=N`` finds the same candidates as an unlimited
+    search and spends N noisy samples, shared out evenly when N is less
+    than a first round (at least one a candidate), whole batches otherwise;
+    ``sims=N`` counts the search's trials too, so a small count finds fewer."""
+    from piramida.agents.specs import parse_spec
+
+    view = GameView.of(_game("combined", 1.2, 0.6))
+
+    def searched(spec: str) -> tuple[list[int], int]:
+        agent = parse_spec(spec).build({"seed": 2})
+        ctx = Context(view, agent.budget.start(), agent.model)
+        return [p.samples for p in agent.plan_ctx(ctx, top=100)], ctx.budget.rolled
+
+    unlimited = PlannerAgent.of(budget_s=None, seed=2)
+    every = len(unlimited.candidates(Context(view, Budget(None, None), unlimited.model)))
+    assert every == 12
+    assert searched("planner:rollouts=24") == ([2] * 12, 24)
+    assert searched("planner:rollouts=3") == ([1] * 12, 12)
+    samples, rolled = searched("planner:rollouts=600")
+    assert len(samples) == 12 and 600 <= sum(samples) == rolled < 600 + 256
+    assert len(searched("planner:sims=24")[0]) < every
+    budget = Budget(None, None, n_rollouts=5)
+    budget.used = 100  # trials of the search do not spend rollouts
+    assert not budget.spent() and budget.counted
+    budget.rolled = 5
+    assert budget.spent()

@@ -21,6 +21,10 @@ def test_caller_defaults_fill_what_the_spec_leaves_out() -> None:
     # sims in the spec replaces the caller's time budget
     assert parse_spec("planner:sims=200").kwargs(defaults) == {"budget_s": None, "n_sims": 200, "noise": "pro"}
     assert parse_spec("greedy").kwargs({"seed": 4}) == {"seed": 4}
+    # so does a rollout count, and a time budget replaces the caller's count
+    assert parse_spec("planner:rollouts=20").kwargs(defaults) == {"budget_s": None, "n_rollouts": 20, "noise": "pro"}
+    counted = {"budget_s": None, "n_sims": 200, "noise": "pro"}
+    assert parse_spec("planner:budget=2s").kwargs(counted) == {"budget_s": 2.0, "noise": "pro"}
 
 
 def test_built_agents_take_the_options() -> None:
@@ -49,7 +53,7 @@ def test_a_planner_takes_a_named_search() -> None:
         ("", "agent spec is NAME"),
         ("alphazero", "unknown agent 'alphazero'; known: random, greedy, planner"),
         ("greedy:budget=1s", r"greedy: unknown key 'budget' \(known: noise\)"),
-        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, noise, value, book, seed, prior, top, explore, gen, samples, search\)"),
+        ("planner:depth=3", r"unknown key 'depth' \(known: budget, sims, rollouts, noise, value, book, seed, prior, top, explore, gen, samples, search\)"),
         ("planner:search=greedy", "search must be one of planner, wide, lean"),
         ("planner:budget", "expected key=value"),
         ("planner:budget=fast", "budget must look like"),
@@ -60,7 +64,9 @@ def test_a_planner_takes_a_named_search() -> None:
         ("planner:value=best", "must be one of auto, race, turn"),
         ("planner:book=maybe", "true or false"),
         ("planner:sims=5:sims=6", "given twice"),
-        ("planner:sims=5:budget=1s", "budget or sims, not both"),
+        ("planner:sims=5:budget=1s", "one of budget, sims and rollouts"),
+        ("planner:rollouts=5:sims=9", "one of budget, sims and rollouts"),
+        ("planner:rollouts=0", "rollouts"),
     ],
 )
 def test_bad_specs_are_one_line(text: str, match: str) -> None:

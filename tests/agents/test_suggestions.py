@@ -140,3 +140,15 @@ def test_a_simulation_count_gives_the_same_answer_every_time() -> None:
     a["search"].pop("time_s")
     b["search"].pop("time_s")
     assert a == b and "simulation count" in a["search"]["stopped"]
+
+
+def test_a_rollout_count_limits_the_search_and_says_so() -> None:
+    """``planner:rollouts=N`` in ``suggest``: the search spends its N noisy
+    samples (not an unlimited search), and the answer says so."""
+    found = advise(MIDGAME, ranking_agent("planner:rollouts=40", None, "pro", 5, None), top=3)
+    again = advise(MIDGAME, ranking_agent("planner:rollouts=40", None, "pro", 5, None), top=3)
+    assert found.stopped.startswith("a simulation count: 40 noisy samples of search")
+    assert [p.shot for p in found.plans] == [p.shot for p in again.plans]
+    shown = len(found.plans) * found.plans[0].samples
+    # The search's trials plus 40 rollouts plus the shown shots' samples.
+    assert found.strokes - shown < 200

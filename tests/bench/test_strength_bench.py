@@ -15,15 +15,15 @@ from piramida.eval.store import open_read
 
 def test_each_measurement_is_its_section_with_the_first_agents_score(tmp_path: Path) -> None:
     out = tmp_path / "strength.json"
-    rc = strength.main(["--variant", "free", "--only", "tenth_sims,policy_greedy", "--pairs", "1", "--sims", "20",
+    rc = strength.main(["--variant", "free", "--only", "tenth_rollouts,policy_greedy", "--pairs", "1", "--rollouts", "40",
                         "--workers", "1", "--dir", str(tmp_path), "--out", str(out), "--json"])
     assert rc == 0
     results = json.loads(out.read_text())["results"]
-    assert sorted(results) == ["free: policy_greedy", "free: tenth_sims"]
-    tenth = results["free: tenth_sims"]["results"]
-    assert tenth["agents"] == ["planner:sims=2:value=models/free_value.pt:prior=models/free_policy.pt", "planner:sims=20"]
+    assert sorted(results) == ["free: policy_greedy", "free: tenth_rollouts"]
+    tenth = results["free: tenth_rollouts"]["results"]
+    assert tenth["agents"] == ["planner:rollouts=4:value=models/free_value.pt:prior=models/free_policy.pt", "planner:rollouts=40"]
     assert results["free: policy_greedy"]["results"]["agents"] == ["policy:path=models/free_policy.pt", "greedy"]
-    for name in ("tenth_sims", "policy_greedy"):
+    for name in ("tenth_rollouts", "policy_greedy"):
         row = results[f"free: {name}"]["results"]
         assert row["pairs"] == 1 and sum(row["pentanomial"]) == 1
         with open_read(tmp_path / f"free-{name}-31.sqlite") as store:
@@ -40,4 +40,11 @@ def test_an_unknown_measurement_is_one_line(capsys: pytest.CaptureFixture[str]) 
         strength.main(["--only", "equal_time,fast"])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err.endswith("unknown measurement fast; known: equal_time, tenth_sims, policy_greedy, policy_planner")
+    assert err.endswith("unknown measurement fast; known: equal_time, equal_time_1s, tenth_rollouts, fortieth_rollouts, policy_greedy, policy_planner")
+
+
+def test_too_few_rollouts_for_a_fortieth_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        strength.main(["--rollouts", "39"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith("--rollouts must be at least 40 (a fortieth is one sample), got 39")
