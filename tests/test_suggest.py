@@ -153,7 +153,7 @@ def test_agents_that_do_not_rank_shots_are_refused_in_one_line() -> None:
         assert "ranks shots" in err and "planner" in err and name in err
     assert "unknown agent" in _bad("--position", pos, "--agent", "oracle")
     assert "unknown key" in _bad("--position", pos, "--agent", "planner:depth=3")
-    assert "budget or sims" in _bad("--position", pos, "--agent", "planner:sims=5:budget=1s")
+    assert "one of budget, sims and rollouts" in _bad("--position", pos, "--agent", "planner:sims=5:budget=1s")
 
 
 def _masked(out: str) -> dict:
