@@ -184,6 +184,7 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
         assert res.exit_code == 2 and res.stderr.count("\n") == 1, (args, res.output)
 
 
+@pytest.mark.slow  # a two-node cluster and an RLlib run, about 40 s: make test-slow (the tournament's runs in make test)
 def test_train_address_uses_a_real_two_node_ray_cluster(tmp_path: Path, ray_temp: str) -> None:
     port = 6392
     with two_node_cluster(port, ray_temp) as env:
