@@ -30,14 +30,10 @@ from piramida.env.inputs import (
     known_keys,
     load_json,
 )
+from piramida.web.guard import MAX_BUDGET_S, MAX_SIMS
 
 #: Seeds are 64-bit numbers everywhere they are recorded (commands/common.py).
 SEED_MAX = 2**63 - 1
-#: A suggestion's simulation count at most (the CLI allows more; a page's
-#: request should not hold a worker for hours).
-MAX_SIMS = 200_000
-#: The longest thinking budget a request may ask for.
-MAX_BUDGET_S = 60.0
 #: Noisy samples of a shot for the cloud of resting places.
 MAX_CLOUD = 2000
 #: Boards also held in memory (all are in the board store); the least

@@ -5,7 +5,9 @@
   by name (``policy:path=free_policy``, or ``models/free_policy.pt`` as
   models/README.md writes it) and the noise presets by name: a spec that
   names any other file is refused with one message whatever the file, so
-  the answers tell nothing of the server's files.
+  the answers tell nothing of the server's files. A spec's own limit
+  (``budget``, ``sims``, ``rollouts``) is held to the page's caps
+  (``MAX_BUDGET_S``, ``MAX_SIMS``), as the request's own fields are.
 - ``GuardMiddleware``, before any route runs:
   - a request that changes something (any method but GET and HEAD) whose
     ``Origin`` header is not the server's own origin is 403: another web
@@ -52,6 +54,11 @@ EXPENSIVE = re.compile(
 #: network, the planner's prior and value network, and a noise file.
 FILE_KEYS = ("path", "prior", "value")
 PLANNER_VALUES = ("auto", "race", "turn")
+#: A page's simulation or rollout count at most (the CLI allows more; a
+#: page's request should not hold a worker for hours).
+MAX_SIMS = 200_000
+#: The longest thinking budget a page may ask for.
+MAX_BUDGET_S = 60.0
 
 
 class BodyTooLargeError(InvalidInputError):
@@ -129,10 +136,20 @@ def shown_path(model: Path) -> str:
 
 def agent_spec(text: Any) -> Any:
     """An agent spec from the page, parsed (``specs.AgentSpec``) once it
-    names only shipped models and noise presets (``spec_text``)."""
+    names only shipped models and noise presets (``spec_text``) and asks
+    for no more than the page's caps."""
     from piramida.agents.specs import parse_spec
 
-    return parse_spec(spec_text(text))
+    spec = parse_spec(spec_text(text))
+    options = dict(spec.options)
+    for arg, key in (("n_sims", "sims"), ("n_rollouts", "rollouts")):
+        if options.get(arg, 0) > MAX_SIMS:
+            raise ForbiddenAgentError(f"{spec.name}:{key} must be at most {MAX_SIMS} on this server, got {options[arg]}")
+    if options.get("budget_s", 0.0) > MAX_BUDGET_S:
+        raise ForbiddenAgentError(
+            f"{spec.name}:budget must be at most {MAX_BUDGET_S:g}s on this server, got {options['budget_s']:g}s"
+        )
+    return spec
 
 
 # ------------------------------------------------------------------ rate limit
@@ -331,6 +348,8 @@ __all__ = [
     "DEFAULT_RATE",
     "EXPENSIVE",
     "MAX_BODY_BYTES",
+    "MAX_BUDGET_S",
+    "MAX_SIMS",
     "BodyTooLargeError",
     "ForbiddenAgentError",
     "Guard",

@@ -67,6 +67,23 @@ def test_a_shipped_model_by_name_is_accepted(client: Any) -> None:
     assert client.post("/api/play/new", {"variant": "free", "agent": "policy:path=models/free_policy.pt"})["state"]
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "spec", "says"),
+    [
+        ("/api/play/new", {}, "planner:sims=200001", "planner:sims must be at most 200000 on this server, got 200001"),
+        ("/api/play/new", {}, "planner:rollouts=10000000", "planner:rollouts must be at most 200000 on this server"),
+        ("/api/suggest", {"position": MIDGAME}, "planner:budget=61s", "planner:budget must be at most 60s on this server, got 61s"),
+        ("/api/suggest", {"position": MIDGAME, "sims": 10}, "planner:rollouts=300000", "planner:rollouts must be at most"),
+    ],
+)
+def test_a_spec_asking_past_the_pages_caps_is_refused(client: Any, path: str, body: dict[str, Any], spec: str, says: str) -> None:
+    """A spec's own budget, sims or rollouts is held to the caps the
+    request's own fields have, so no page holds a worker for hours."""
+    assert says in client.bad(path, body | {"agent": spec})
+    # At the caps the same specs are taken.
+    assert client.post("/api/play/new", {"variant": "free", "agent": "planner:rollouts=200000"})["state"]
+
+
 # ------------------------------------------------------------------ origin, type, size
 def test_a_post_from_another_sites_page_is_403(client: Any) -> None:
     for origin in ("http://evil.example", "null", client.url.replace("127.0.0.1", "localhost")):
