@@ -238,12 +238,7 @@ class Valuation:
         if in_hand:
             return P_IN_HAND
         ids = pos.ids
-        try:
-            # Free pyramid allows every ball: a set, not a scan of the table per ball.
-            on = set(ids)
-            cues = [c for c in ctx.referee.allowed_cue_balls(pos) if c in on]
-        except PiramidaError:
-            cues = []
+        cues = cues_on_table(ctx, pos)
         targets = [b for b in ids if b != "0"] if ctx.view.variant == "classic71" else list(ids)
         return self.model.chance(easiest_difficulty(pos, cues, targets))
 
@@ -349,13 +344,7 @@ class NetValuation(Valuation):
         return 0.0
 
     def _encode(self, ctx: Context, pos: Position, who: int, hand: Any, extra: Sequence[int]) -> tuple[Any, Any]:
-        try:
-            shooter = pos if pos.to_move == who else pos.replace(to_move=who)
-            # A set: free pyramid allows every ball, and this runs per sample.
-            on = set(pos.ids)
-            cues = [c for c in ctx.referee.allowed_cue_balls(shooter) if c in on]
-        except PiramidaError:
-            cues = []
+        cues = cues_on_table(ctx, pos if pos.to_move == who else pos.replace(to_move=who))
         prior = prior_features(self.prior, ctx, pos, who, hand, extra)
         return encode(pos, who, cues, target_of(ctx.referee), hand, extra, ctx.view.options, prior)
 
@@ -412,6 +401,18 @@ class NetValuation(Valuation):
         return float(win[0]) >= 1.0 - float(win[1])
 
 
+def cues_on_table(ctx: Context, pos: Position) -> list[str]:
+    """The balls the player to move in ``pos`` may strike that are on the
+    table (none where the referee refuses the position)."""
+    try:
+        # Free pyramid allows every ball, and this runs for every sample:
+        # a set, not a scan of the table per ball.
+        on = set(pos.ids)
+        return [c for c in ctx.referee.allowed_cue_balls(pos) if c in on]
+    except PiramidaError:
+        return []
+
+
 def balls_owed(ruling: Any) -> tuple[int, int]:
     """Balls each player is certain to get from the ruling's pending
     choices, not yet in its score (``Pending.balls_owed``)."""
@@ -445,6 +446,7 @@ __all__ = [
     "RaceModel",
     "Valuation",
     "balls_owed",
+    "cues_on_table",
     "is_value_file",
     "prior_features",
     "view_prior",
