@@ -5,7 +5,7 @@ a decision, no search (docs/training.md).
 ``piramida export`` (``save_policy``): a plain ``torch.save`` of a dict
 that ``torch.load(path, weights_only=True)`` reads - the network's
 weights, its size, the feature layouts it was trained on
-(``LAYOUT_VERSION`` of the candidates, ``OBS_VERSION`` of the
+(``LAYOUT_VERSION`` of the candidates, ``obs_version`` of the
 observation), the variant, noise preset and candidate search it trained
 with, the code version and training config that made it, and a SHA-256
 digest of all of it. A file that is missing, truncated, edited, or made
@@ -31,11 +31,11 @@ from piramida.agents.base import Action, GameView, NoLegalShotError, ruled_view,
 from piramida.agents.planner_value import Valuation
 from piramida.agents.plans import Plan, describe
 from piramida.agents.policy_obs import (
-    OBS_VERSION,
     SEARCHES,
     K,
     Option,
     cand_row,
+    obs_version,
     observe,
     options,
     select,
@@ -81,15 +81,20 @@ def save_policy(path: str | Path, state: Mapping[str, Any], meta: Mapping[str, A
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "layout_version": LAYOUT_VERSION,
-        "obs_version": OBS_VERSION,
+        "obs_version": obs_version(meta["variant"]),
     } | {k: meta[k] for k in ("code_version", "variant", "noise", "search", "net", "config")}
     return model_file.save_model(path, state, full, META_KEYS)
 
 
 def load_policy(path: str | Path) -> dict[str, Any]:
     """A policy file's contents, checked (``PolicyFileError`` otherwise)."""
-    versions = {"format_version": FORMAT_VERSION, "layout_version": LAYOUT_VERSION, "obs_version": OBS_VERSION}
+    versions = {"format_version": FORMAT_VERSION, "layout_version": LAYOUT_VERSION}
     data = model_file.load_model(path, FORMAT, META_KEYS, versions, PolicyFileError, "policy")
+    want = obs_version(str(data["variant"]))
+    if data["obs_version"] != want:
+        raise PolicyFileError(
+            f"{path} was made for obs_version {data['obs_version']}, this code has {want} for {data['variant']}: re-export or retrain it"
+        )
     if data["search"] not in SEARCHES:
         raise PolicyFileError(f"{path}: unknown candidate search {data['search']!r}")
     return data

@@ -49,6 +49,20 @@ from piramida.env.position import COLOURED
 from piramida.env.table import POCKETS
 
 OBS_VERSION = 1
+#: What a candidate's ``value`` is divided by before it is clipped to
+#: [-3, 3]: five balls' caroms score 4 to 23 points (docs/game_rules.md
+#: §5.7), eight on average, where a pyramid's pot is about one.
+VALUE_UNITS = {"five_ball": 8.0}
+#: Variants whose candidate tokens have a layout of their own: five balls'
+#: scale its carom points (``VALUE_UNITS``) and describe a stroke that
+#: hands the table over by the pot it leaves the opponent's white
+#: (``candidates.next_pot_ball``).
+VARIANT_OBS_VERSIONS = {"five_ball": 2}
+
+
+def obs_version(variant: str) -> int:
+    """The observation layout a policy of ``variant`` reads."""
+    return VARIANT_OBS_VERSIONS.get(variant, OBS_VERSION)
 #: Options offered per decision (more are cut, see ``select``) and ball tokens.
 K = 32
 MAX_BALLS = 16
@@ -192,7 +206,7 @@ def cand_row(view: GameView, c: Candidate) -> np.ndarray:
     row[_C["rest_y"]] = f[_F["rest_y"]] / t.length
     row[_C["next_difficulty"]] = _log_difficulty(f[_F["next_difficulty"]])
     # min/max, not np.clip: the same float for a scalar, without a ufunc call.
-    row[_C["value"]] = min(max(f[_F["value"]], -3.0), 3.0)
+    row[_C["value"]] = min(max(f[_F["value"]] / VALUE_UNITS.get(view.variant, 1.0), -3.0), 3.0)
     row[_C["present"]] = 1.0
     return np.array(row, dtype=np.float32)
 
@@ -285,11 +299,14 @@ __all__ = [
     "K",
     "MAX_BALLS",
     "OBS_VERSION",
+    "VALUE_UNITS",
+    "VARIANT_OBS_VERSIONS",
     "SEARCHES",
     "Option",
     "cand_row",
     "choice_row",
     "empty_observation",
+    "obs_version",
     "observe",
     "options",
     "select",

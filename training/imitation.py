@@ -52,9 +52,9 @@ from piramida.agents.policy_obs import (
     CAND_F,
     GLOBAL_F,
     MAX_BALLS,
-    OBS_VERSION,
     K,
     Option,
+    obs_version,
     observe,
     options,
 )
@@ -78,9 +78,14 @@ from piramida.training.value_train import HOLDOUT, check_fit, split
 #: Frames a shard: a duplicate pair, so that a killed run loses little
 #: (a frame with labels takes about a minute here).
 SHARD_FRAMES = 2
-#: The layouts a shard's observation depends on, in one number: the policy
-#: observation's (``OBS_VERSION``) and the candidates' features (``LAYOUT_VERSION``).
-DATA_VERSION = OBS_VERSION * 1000 + LAYOUT_VERSION
+
+
+def data_version(variant: str) -> int:
+    """The layouts a shard's observation depends on, in one number: the
+    policy observation's (``obs_version``) and the candidates' features
+    (``LAYOUT_VERSION``)."""
+    return obs_version(variant) * 1000 + LAYOUT_VERSION
+
 #: The arrays of a shard, one row per labelled decision.
 FIELDS = (
     "balls", "candidates", "globals", "action_mask", "label", "values", "rounds",
@@ -268,14 +273,14 @@ def run_imitation(
     process); ``on_shard(frames, decisions)`` after each. Returns the new
     shards."""
     out = Path(out).resolve()
-    open_folder(cfg, out, command, DATA_VERSION, "imitation", ImitationError)
+    open_folder(cfg, out, command, data_version(cfg.variant), "imitation", ImitationError)
     todo = [s for s in cfg.shards() if not (out / shard_name(*s)).is_file()]
     version = code_version()
     agents = cfg.players() if todo else []
     written: list[Path] = []
     for first, last in todo:
         arrays = play_shard(cfg, first, last, agents, on_decision)
-        written.append(write_shard(out, first, last, arrays, version, DATA_VERSION))
+        written.append(write_shard(out, first, last, arrays, version, data_version(cfg.variant)))
         if on_shard is not None:
             on_shard(last - first + 1, len(arrays["label"]))
     return written
@@ -305,7 +310,7 @@ def load_data(folders: Sequence[str | Path]) -> tuple[dict[str, np.ndarray], lis
     kinds = {(m["variant"], m["noise"]) for m in metas}
     if len(kinds) > 1:
         raise ImitationError(f"the data folders mix variants or noise presets: {sorted(kinds)}")
-    data = load_shards(folders, FIELDS, DATA_VERSION, "imitation", ImitationError)
+    data = load_shards(folders, FIELDS, data_version(metas[0]["variant"]), "imitation", ImitationError)
     return data, metas
 
 
@@ -541,7 +546,7 @@ def fit(
 
 __all__ = [
     "CHOICE",
-    "DATA_VERSION",
+    "data_version",
     "FIELDS",
     "SHARD_FRAMES",
     "SHOT",

@@ -232,7 +232,7 @@ def play_iterate_shard(cfg: Any, first: int, last: int, agents: Sequence[Any] | 
             rows.append(row | {"pi_frame": frame, "pi_agent": who})
 
     arrays = play_shard(cfg, first, last, agents, record)
-    return arrays | as_arrays(rows)
+    return arrays | as_arrays(rows, cfg.variant)
 
 
 # ------------------------------------------------------------------ the run

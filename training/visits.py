@@ -47,14 +47,12 @@ from piramida.agents.policy_obs import (
 )
 from piramida.env.errors import PiramidaError
 from piramida.eval.version import code_version
-from piramida.training.imitation import DATA_VERSION, batch_obs, finite, policy_epochs
+from piramida.training.imitation import batch_obs, data_version, finite, policy_epochs
 from piramida.training.value_train import HOLDOUT, check_fit, split
 
 #: The arrays a shard adds for the policy, one row per searched decision
 #: (prefixed so that they sit beside the value arrays in the same file).
 FIELDS = ("pi_balls", "pi_candidates", "pi_globals", "pi_mask", "pi_visits", "pi_values", "pi_chosen", "pi_frame", "pi_agent")
-#: The observation layouts these arrays depend on (stored as ``pi_version``).
-VERSION = DATA_VERSION
 #: The policy targets ``fit_visits`` knows: ``visits`` (``targets``: the
 #: samples beyond the first round, or the shot played) and ``values``
 #: (``value_targets``: a softmax over the candidates' mean values).
@@ -103,9 +101,10 @@ def search_row(trace: Any) -> dict[str, Any] | None:
     }
 
 
-def as_arrays(rows: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
+def as_arrays(rows: Sequence[Mapping[str, Any]], variant: str) -> dict[str, np.ndarray]:
     """The rows (each with ``pi_frame`` and ``pi_agent`` added) as a
-    shard's arrays, right shapes even when empty."""
+    shard's arrays, right shapes even when empty, with the observation
+    layouts of ``variant`` they depend on (``pi_version``)."""
     n = len(rows)
 
     def col(key: str) -> list[Any]:
@@ -121,13 +120,15 @@ def as_arrays(rows: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
         "pi_chosen": np.array(col("pi_chosen"), np.int16),
         "pi_frame": np.array(col("pi_frame"), np.int32),
         "pi_agent": np.array(col("pi_agent"), np.int8),
-        "pi_version": np.array(VERSION),
+        "pi_version": np.array(data_version(variant)),
     }
 
 
-def load_rows(folders: Sequence[str | Path]) -> dict[str, np.ndarray]:
-    """The policy rows of every shard of ``folders``; frame numbers offset
-    so that frames of different folders stay apart."""
+def load_rows(folders: Sequence[str | Path], variant: str) -> dict[str, np.ndarray]:
+    """The policy rows of every shard of ``folders`` (``variant``'s
+    layouts); frame numbers offset so that frames of different folders
+    stay apart."""
+    version = data_version(variant)
     parts: list[dict[str, np.ndarray]] = []
     for n, folder in enumerate(folders):
         files = sorted(Path(folder).glob("shard-*.npz"))
@@ -136,8 +137,8 @@ def load_rows(folders: Sequence[str | Path]) -> dict[str, np.ndarray]:
         for f in files:
             try:
                 with np.load(f, allow_pickle=False) as z:
-                    if "pi_version" not in z or int(z["pi_version"]) != VERSION:
-                        raise VisitsError(f"{f} holds no search rows of layout {VERSION}")
+                    if "pi_version" not in z or int(z["pi_version"]) != version:
+                        raise VisitsError(f"{f} holds no search rows of layout {version}")
                     part = {k: z[k] for k in FIELDS}
             except VisitsError:
                 raise
@@ -270,7 +271,7 @@ def fit_visits(
     from piramida.agents.policy import save_policy
     from piramida.agents.policy_net import build_net, net_config
 
-    data = load_rows(data_dirs)
+    data = load_rows(data_dirs, cfg.variant)
     pi = target_of(cfg.target, data)
     tr, ho = split(data["pi_frame"])
     idx_tr, idx_ho = np.flatnonzero(tr), np.flatnonzero(ho)
@@ -309,4 +310,4 @@ def fit_visits(
     return report
 
 
-__all__ = ["FIELDS", "SHARPNESS", "TARGETS", "VERSION", "VisitFitConfig", "VisitsError", "as_arrays", "fit_visits", "load_rows", "search_row", "target_of", "targets", "value_targets"]
+__all__ = ["FIELDS", "SHARPNESS", "TARGETS", "VisitFitConfig", "VisitsError", "as_arrays", "fit_visits", "load_rows", "search_row", "target_of", "targets", "value_targets"]

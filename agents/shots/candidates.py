@@ -64,7 +64,7 @@ from piramida.agents.shots.strokes import (
 from piramida.agents.shots.svoyak import refine_svoyak, svoyak_lines, svoyak_speed
 from piramida.env.errors import PiramidaError
 from piramida.env.physics import Noise
-from piramida.env.position import Position, ball_ids, object_ball_ids
+from piramida.env.position import Position, ball_ids, cue_ball_of, object_ball_ids
 from piramida.env.shot import Shot
 from piramida.env.table import POCKETS
 
@@ -657,15 +657,31 @@ def feature_vector(
             x, y = after.xy(shot.ball)
             f[_REST_ON_TABLE] = 1.0
             f[_REST_X], f[_REST_Y] = x, y
-            if book is not None and slot is not None:
+        ball, passes = next_pot_ball(ctx, tr, shot.ball)
+        if ball in after:
+            if book is not None and slot is not None and not passes:
                 d = book.difficulty(slot, c, after)
             else:
-                d = easiest_difficulty(after, [shot.ball])
+                d = easiest_difficulty(after, [ball])
             if d is not None:
-                f[_NEXT_OPEN] = 1.0
+                f[_NEXT_OPEN] = -1.0 if passes else 1.0
                 f[_NEXT_DIFFICULTY] = d
                 f[_NEXT_P] = ctx.model.chance(d)
     return np.array(f)
+
+
+def next_pot_ball(ctx: Context, trial: Trial, struck: str) -> tuple[str, bool]:
+    """The ball whose easiest pot from the trial's table the ``next_*``
+    features describe, and whether the opponent strikes it: the struck
+    ball, except in five balls after a stroke that hands the table over.
+    There each player strikes his own white (docs/game_rules.md §5.7), so
+    a safety is described by the pot it leaves the opponent's white."""
+    if ctx.view.variant != "five_ball":
+        return struck, False
+    nxt = trial.ruling.next
+    if nxt.player is None or int(nxt.player) == ctx.me:
+        return struck, False
+    return cue_ball_of("five_ball", int(nxt.player)), True
 
 
 # ``feature_vector``'s columns, looked up once: a policy reads a few dozen
@@ -726,5 +742,6 @@ __all__ = [
     "describe",
     "feature_vector",
     "generate",
+    "next_pot_ball",
     "spin_name",
 ]

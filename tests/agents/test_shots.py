@@ -190,3 +190,36 @@ def test_break_strokes_remembered_from_another_rack_are_judged_alike(variant: st
         assert tr.result.pocketed == want.result.pocketed
         assert [e.to_dict() for e in tr.result.events] == [e.to_dict() for e in want.result.events]
         assert tr.ruling.position == want.ruling.position
+
+
+def test_five_balls_describes_a_stroke_that_hands_over_by_the_opponents_white() -> None:
+    # Each player strikes his own white (docs/game_rules.md §5.7): after a
+    # stroke that ends the turn the next pot worth describing is the
+    # opponent's, flagged by next_open = -1; after one that keeps it, the
+    # struck white's own.
+    from piramida.agents.shots.probability import easiest_difficulty
+
+    game = Game.new("five_ball", seed=4)
+    for _ in range(6):  # past the opening, both whites on the table
+        view = GameView.of(game)
+        if view.kind != "shot":
+            break
+        game.play(candidates(view, "pro")[0].shot)
+    view = GameView.of(game)
+    got = candidates(view, "pro")
+    other = "w2" if view.player == 0 else "w1"
+    flags = set()
+    for c in got:
+        ruling = c.trial.ruling
+        after = ruling.position
+        passes = ruling.next.player is not None and ruling.next.player != view.player
+        ball = other if passes else c.shot.ball
+        want = easiest_difficulty(after, [ball]) if ball in after else None
+        opened = c.features[column("next_open")]
+        flags.add(opened)
+        if want is None:
+            assert opened == 0.0
+        else:
+            assert opened == (-1.0 if passes else 1.0)
+            assert c.features[column("next_difficulty")] == want
+    assert -1.0 in flags

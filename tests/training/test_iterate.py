@@ -120,7 +120,7 @@ def test_a_two_generation_run_leaves_every_file(reference: tuple[Path, list[str]
 
 def test_the_shards_hold_the_search_distribution_and_the_outcome(reference: tuple[Path, list[str]]) -> None:
     out, _ = reference
-    rows = load_rows([out / "gen_000" / "data", out / "gen_001" / "data"])
+    rows = load_rows([out / "gen_000" / "data", out / "gen_001" / "data"], "free")
     assert set(FIELDS) <= set(rows) and len(rows["pi_visits"]) > 10
     visits, mask = rows["pi_visits"], rows["pi_mask"]
     assert (visits.sum(1) > 0).all() and ((visits > 0) <= (mask > 0)).all()

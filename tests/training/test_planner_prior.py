@@ -88,3 +88,24 @@ def test_a_prior_for_another_variant_is_refused(policy_file: Path) -> None:
     planner = parse_spec(f"planner:sims=300:prior={policy_file}:top=1").build()
     with pytest.raises(PiramidaError, match="trained for free"):
         planner.act(combined)
+
+
+def test_a_five_ball_policy_of_the_first_candidate_layout_is_refused(tmp_path: Path) -> None:
+    # Five balls' candidate tokens have their own layout (policy_obs.VARIANT_OBS_VERSIONS):
+    # a file made before it would read them wrongly, so it is refused in one line.
+    from piramida.agents import model_file
+    from piramida.agents.policy import FORMAT, META_KEYS, PolicyFileError, load_policy, save_policy
+    from piramida.agents.policy_net import build_net, net_config
+
+    net = build_net({"hidden": 8})
+    meta = {"code_version": "test", "variant": "five_ball", "noise": "pro", "search": "planner",
+            "net": net_config({"hidden": 8}), "config": ""}
+    new = tmp_path / "new.pt"
+    save_policy(new, net.state_dict(), meta)
+    assert load_policy(new)["obs_version"] == 2
+    old = tmp_path / "old.pt"
+    full = torch.load(new, weights_only=True) | {"obs_version": 1}
+    model_file.save_model(old, full["state_dict"], {k: full[k] for k in META_KEYS if k != "digest"}, META_KEYS)
+    assert torch.load(old, weights_only=True)["format"] == FORMAT
+    with pytest.raises(PolicyFileError, match="obs_version 1, this code has 2 for five_ball"):
+        load_policy(old)
