@@ -40,6 +40,7 @@ stroke, so the same actions give the same frame).
 
 from __future__ import annotations
 
+import hashlib
 import time
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -125,6 +126,26 @@ class TournamentConfig:
         # before any game, and travel with the configuration to the Ray
         # workers, which need not see the file.
         object.__setattr__(self, "_books", self._load_books())
+        object.__setattr__(self, "_models", self._model_digests())
+
+    def _model_digests(self) -> dict[str, str]:
+        models: dict[str, str] = {}
+        for a in self.agents:
+            for v in self.variants_of(a):
+                for part in for_variant(a, v).split(":")[1:]:
+                    name = part.partition("=")[2]
+                    if name.endswith(".pt") and name not in models and Path(name).is_file():
+                        models[name] = hashlib.sha256(Path(name).read_bytes()).hexdigest()[:16]
+        return models
+
+    def models(self) -> dict[str, str]:
+        """The model files the agents name (``{variant}`` filled in), each
+        with the first 16 hex digits of its SHA-256."""
+        got = self.__dict__.get("_models")
+        if got is None:
+            got = self._model_digests()
+            object.__setattr__(self, "_models", got)
+        return got
 
     def _load_books(self) -> dict[str, Book]:
         if not self.book:
@@ -160,12 +181,17 @@ class TournamentConfig:
         configuration without them keeps the identity it always had). A
         book is stored as its path and, per variant, its number of
         positions and the digest of its positions: another book, or the
-        same file changed, is another tournament."""
+        same file changed, is another tournament. So are the model files
+        the agents name (``models``: file -> digest): a policy or value file
+        retrained under the same name plays new games instead of resuming
+        the old weights' ones."""
         d = asdict(self)
         d["agents"], d["variants"] = list(self.agents), list(self.variants)
         del d["only"], d["book"]
         if self.only:
             d["only"] = {spec: list(vs) for spec, vs in self.only}
+        if self.models():
+            d["models"] = dict(self.models())
         if self.book:
             books = self.books()
             d["book"] = {

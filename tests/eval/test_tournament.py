@@ -64,6 +64,37 @@ def test_resume_plays_only_what_is_missing_and_replay_rebuilds_a_game(tmp_path: 
     assert g["agent_a"] == ids["greedy"]
 
 
+def test_a_model_file_changed_under_its_name_is_another_tournament(tmp_path: Path) -> None:
+    # The games stored for a policy file were played by its old weights: a
+    # rerun after the file is retrained must play them again, not resume them.
+    import torch
+
+    from piramida.agents.policy import save_policy
+    from piramida.agents.policy_net import build_net, net_config
+
+    path = tmp_path / "p.pt"
+    meta = {"code_version": "test", "variant": "free", "noise": "pro", "search": "greedy",
+            "net": net_config({"hidden": 8}), "config": ""}
+
+    def write(seed: int) -> None:
+        torch.manual_seed(seed)
+        save_policy(path, build_net({"hidden": 8}).state_dict(), meta)
+
+    write(1)
+    db = tmp_path / "m.sqlite"
+    agents = ("random", f"policy:path={path}")
+    cfg = TournamentConfig(agents, ("free",), 1, "pro", 5)
+    tid, first = run_tournament(cfg, db)
+    assert first.done == 2 and cfg.to_dict()["models"] == {str(path): cfg.models()[str(path)]}
+    assert run_tournament(cfg, db)[1].done == 0  # the same file resumes: nothing left
+    write(2)
+    again = TournamentConfig(agents, ("free",), 1, "pro", 5)
+    assert again.models()[str(path)] != cfg.models()[str(path)]
+    tid2, second = run_tournament(again, db)
+    assert tid2 != tid and second.done == 2
+    assert "models" not in TournamentConfig(("greedy", "random"), ("free",), 1).to_dict()
+
+
 def test_sigkill_then_resume_stores_every_game_exactly_once(tmp_path: Path) -> None:
     # A greedy-vs-random game takes about a tenth of a second, so the run
     # is long (50 games) and polled often enough that the kill lands while
