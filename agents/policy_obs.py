@@ -63,6 +63,8 @@ VARIANT_OBS_VERSIONS = {"five_ball": 2}
 def obs_version(variant: str) -> int:
     """The observation layout a policy of ``variant`` reads."""
     return VARIANT_OBS_VERSIONS.get(variant, OBS_VERSION)
+
+
 #: Options offered per decision (more are cut, see ``select``) and ball tokens.
 K = 32
 MAX_BALLS = 16

@@ -86,6 +86,7 @@ def data_version(variant: str) -> int:
     (``LAYOUT_VERSION``)."""
     return obs_version(variant) * 1000 + LAYOUT_VERSION
 
+
 #: The arrays of a shard, one row per labelled decision.
 FIELDS = (
     "balls", "candidates", "globals", "action_mask", "label", "values", "rounds",
