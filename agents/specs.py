@@ -221,6 +221,17 @@ class AgentSpec:
         args = {k.arg for k in KEYS.get(self.name, {}).values()} | {"seed"}
         return {k: v for k, v in offered.items() if k in args}
 
+    def model_files(self) -> list[str]:
+        """The model files its options name: a policy (``path``, ``prior``)
+        and a value network (``value=FILE``)."""
+        from piramida.agents.planner_value import is_value_file
+
+        keys = {k.arg: k for k in KEYS.get(self.name, {}).values()}
+        return [
+            v for arg, v in self.options
+            if keys[arg].parse is _file or (keys[arg].parse is _value and is_value_file(v))
+        ]
+
     def build(self, defaults: Mapping[str, Any] | None = None) -> Any:
         from piramida.agents import make_agent
 

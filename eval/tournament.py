@@ -132,9 +132,8 @@ class TournamentConfig:
         models: dict[str, str] = {}
         for a in self.agents:
             for v in self.variants_of(a):
-                for part in for_variant(a, v).split(":")[1:]:
-                    name = part.partition("=")[2]
-                    if name.endswith(".pt") and name not in models and Path(name).is_file():
+                for name in parse_spec(for_variant(a, v)).model_files():
+                    if name not in models:
                         models[name] = hashlib.sha256(Path(name).read_bytes()).hexdigest()[:16]
         return models
 

@@ -96,3 +96,10 @@ def test_planner_seed_key_changes_its_seeds_and_zero_changes_nothing():
     again = parse_spec("planner:sims=30:seed=7").build()
     again.reset(123)
     assert again.seed == salted.seed
+
+
+def test_model_files_are_the_policy_and_value_files_a_spec_names() -> None:
+    guided = parse_spec("planner:sims=50:value=models/free_value.pt:prior=models/free_policy.pt")
+    assert guided.model_files() == ["models/free_value.pt", "models/free_policy.pt"]
+    assert parse_spec("planner:value=race:noise=pro").model_files() == []
+    assert parse_spec("policy:path=models/free_policy.pt").model_files() == ["models/free_policy.pt"]
