@@ -70,6 +70,9 @@ MAX_SAMPLES = 256
 TIME_CHUNK = 32
 #: Candidates a policy prior (``prior``) lets through to the samples.
 PRIOR_TOP = 4
+#: Gumbel MuZero's visit offset: a sampled candidate's mean value ``q``
+#: weighs ``(C_VISIT + most samples) * blend`` against the prior's logit.
+C_VISIT = 50.0
 #: The named searches (``shots.SEARCHES``) a planner may be given by name
 #: (``planner:search=NAME``): those that differ from its own only in their
 #: widths. ``wide`` is the one the shipped policies were trained on.
@@ -105,6 +108,7 @@ class Arm:
     fouls: int = 0
     points: float = 0.0
     rounds: int = 0  # rounds of successive halving it took part in
+    logit: float = 0.0  # the prior's logit where a prior shortlisted it
 
     @property
     def shot(self) -> Shot:
@@ -151,11 +155,24 @@ class SearchTrace:
     arms: tuple[Arm, ...]
 
 
-def rank(arms: Sequence[Arm]) -> list[Arm]:
+def rank(arms: Sequence[Arm], blend: float = 0.0) -> list[Arm]:
     """Evaluated arms best first: the survivors of the last round of
-    successive halving, by mean value, then the ones dropped earlier
+    successive halving, by ``score``, then the ones dropped earlier
     (stable: ties keep the candidates' order)."""
-    return sorted(arms, key=lambda c: (-c.rounds, -c.mean))
+    most = max((c.n for c in arms), default=0)
+    return sorted(arms, key=lambda c: (-c.rounds, -score(c, blend, most)))
+
+
+def score(arm: Arm, blend: float, most: int) -> float:
+    """What successive halving ranks an arm by: its mean value, or with a
+    prior's ``blend`` > 0 Gumbel MuZero's ``logit + (C_VISIT + most) *
+    blend * mean`` (``most``: the most samples any arm has), so that
+    where few samples cannot tell two shots apart the prior does, and
+    where many can the samples do. The mean must then be a chance in
+    [0, 1]."""
+    if blend <= 0.0 or not arm.values:
+        return arm.mean
+    return arm.logit + (C_VISIT + most) * blend * arm.mean
 
 
 class PlannerAgent:
@@ -177,6 +194,7 @@ class PlannerAgent:
         prior: str | None = None,
         prior_top: int = PRIOR_TOP,
         explore: bool = False,
+        blend: float = 0.0,
     ) -> None:
         #: What candidates it looks for (``shots.candidates``).
         self.search = search
@@ -222,6 +240,10 @@ class PlannerAgent:
         #: self-play of expert iteration, so that the search also samples
         #: shots the prior does not like yet (training/iterate.py).
         self.explore = bool(explore)
+        #: How much the prior's logits weigh against the samples' mean
+        #: values in successive halving (``score``); 0: not at all. Used
+        #: where a sample's value is a frame-winning chance.
+        self.blend = max(0.0, float(blend))
         #: What the last shot meant to do, as greedy reports it: ("pot", ball,
         #: pocket), ("safety",), ("break",); the match runner's pot rate.
         self.last_intent: tuple[str, ...] = ()
@@ -247,6 +269,7 @@ class PlannerAgent:
         prior: str | None = None,
         prior_top: int = PRIOR_TOP,
         explore: bool = False,
+        blend: float = 0.0,
         **changes: Any,
     ) -> PlannerAgent:
         """The planner of flat options, as an agent spec gives them
@@ -265,6 +288,7 @@ class PlannerAgent:
             prior=prior,
             prior_top=prior_top,
             explore=explore,
+            blend=blend,
         )
 
     @property
@@ -353,12 +377,15 @@ class PlannerAgent:
         if not arms:
             return []
         self.last_search = SearchTrace(ctx.view, tuple(arms))
-        if self.prior is not None and len(arms) > self.prior_top:
+        blend = self.blend if self.prior is not None and self.valuation.win_chance(ctx) else 0.0
+        if self.prior is not None and (len(arms) > self.prior_top or blend > 0.0):
             rng = np.random.default_rng(self._seeds(ctx, 0, 1)[0] ^ 0x6B1E) if self.explore else None
-            keep = self.prior.shortlist(ctx.view, [a.cand for a in arms], self.prior_top, rng)
-            arms = [arms[i] for i in keep]
-        self.evaluate(ctx, arms)
-        return [self._plan_of(ctx, c) for c in rank(arms)[:top]]
+            keep = self.prior.ranked(ctx.view, [a.cand for a in arms], self.prior_top, rng)
+            for i, logit in keep:
+                arms[i].logit = logit
+            arms = [arms[i] for i, _ in keep]
+        self.evaluate(ctx, arms, blend)
+        return [self._plan_of(ctx, c) for c in rank(arms, blend)[:top]]
 
     # ------------------------------------------------------------ evaluation
     def _seeds(self, ctx: Context, start: int, k: int) -> list[int]:
@@ -367,8 +394,9 @@ class PlannerAgent:
         all_ = ss.generate_state(start + k, dtype=np.uint64)
         return [int(s) for s in all_[start:]]
 
-    def evaluate(self, ctx: Context, arms: list[Arm]) -> None:
-        """Successive halving over the arms until the budget is spent."""
+    def evaluate(self, ctx: Context, arms: list[Arm], blend: float = 0.0) -> None:
+        """Successive halving over the arms until the budget is spent, the
+        halves kept by ``score``."""
         assert ctx.budget is not None
         alive = list(arms)
         k = FIRST_SAMPLES if self.noise is not None else 1
@@ -419,7 +447,8 @@ class PlannerAgent:
             if len(alive) > 2:
                 # Keep two to the end: the last samples go to telling the
                 # best two apart.
-                alive.sort(key=lambda c: -c.mean)
+                most = max(c.n for c in alive)
+                alive.sort(key=lambda c: -score(c, blend, most))
                 alive = alive[: max(2, math.ceil(len(alive) / 2))]
             if k >= self.n_samples:
                 break
@@ -493,4 +522,4 @@ def warm_up(view: GameView) -> None:
         pass
 
 
-__all__ = ["Allowance", "Arm", "PLANNER_SEARCHES", "PlannerAgent", "SearchTrace", "rank", "simulate_many", "warm_up"]
+__all__ = ["C_VISIT", "Allowance", "Arm", "PLANNER_SEARCHES", "PlannerAgent", "SearchTrace", "rank", "score", "simulate_many", "warm_up"]

@@ -175,13 +175,20 @@ class PolicyAgent:
         network's distribution without replacement instead (Gumbel-top-k:
         the logits plus Gumbel noise, best first), so that self-play
         samples the candidates the network does not favour yet."""
+        return [i for i, _ in self.ranked(view, cands, top, rng)]
+
+    def ranked(
+        self, view: GameView, cands: Sequence[Candidate], top: int, rng: np.random.Generator | None = None
+    ) -> list[tuple[int, float]]:
+        """``shortlist`` with each index's logit (its Gumbel noise added
+        where ``rng`` drew the list)."""
         self.check_variant(view)
         kept = select(cands, K)
         where = {id(c): i for i, c in enumerate(cands)}
         logits = np.asarray(self.logits(view, [Option(c.shot, cand_row(view, c), c) for c in kept]), np.float64)
         if rng is not None:
             logits = logits + rng.gumbel(size=logits.shape)
-        return [where[id(kept[i])] for i in best_first(logits, max(int(top), 1))]
+        return [(where[id(kept[i])], float(logits[i])) for i in best_first(logits, max(int(top), 1))]
 
     def act(self, view: GameView) -> Action:
         opts, logits = self.scores(view)

@@ -51,13 +51,14 @@ from piramida.env.table import POCKETS
 OBS_VERSION = 1
 #: What a candidate's ``value`` is divided by before it is clipped to
 #: [-3, 3]: five balls' caroms score 4 to 23 points (docs/game_rules.md
-#: §5.7), eight on average, where a pyramid's pot is about one.
-VALUE_UNITS = {"five_ball": 8.0}
-#: Variants whose candidate tokens have a layout of their own: five balls'
-#: scale its carom points (``VALUE_UNITS``) and describe a stroke that
-#: hands the table over by the pot it leaves the opponent's white
-#: (``candidates.next_pot_ball``).
-VARIANT_OBS_VERSIONS = {"five_ball": 2}
+#: §5.7), eight on average, and classic 71's pots 1 to 15 (the ball's
+#: number), where a pyramid's pot is about one.
+VALUE_UNITS = {"five_ball": 8.0, "classic71": 5.0}
+#: Variants whose candidate tokens have a layout of their own: the points
+#: games scale their points (``VALUE_UNITS``), and five balls describes a
+#: stroke that hands the table over by the pot it leaves the opponent's
+#: white (``candidates.next_pot_ball``).
+VARIANT_OBS_VERSIONS = {"five_ball": 2, "classic71": 2}
 
 
 def obs_version(variant: str) -> int:

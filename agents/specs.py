@@ -60,6 +60,16 @@ def _positive_int(text: str, what: str) -> int:
     return value
 
 
+def _weight(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 100:
+        raise AgentSpecError(f"{what} must be a number from 0 to 100, got {brief(text, 30)}")
+    return value
+
+
 def _share(text: str, what: str) -> float:
     try:
         value = float(text)
@@ -160,6 +170,9 @@ KEYS: dict[str, dict[str, Key]] = {
         "prior": Key("prior", _file, "a policy file: sample only the candidates it likes best (models/free_policy.pt)"),
         "top": Key("prior_top", _positive_int, "how many candidates a prior lets through (default 4)"),
         "explore": Key("explore", _flag, "draw the prior's shortlist from its distribution instead of its favourites (self-play)"),
+        "blend": Key(
+            "blend", _weight, "how much the prior's logits weigh against the samples' mean win chance in choosing the shot (0: not at all)"
+        ),
         "gen": Key("gen_share", _share, "share of the budget finding candidates may use (default 0.5)"),
         "samples": Key(
             "n_samples", _positive_int, "the most noisy samples one candidate gets (default 256; raise it so a long budget is spent)"

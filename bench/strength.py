@@ -4,11 +4,12 @@ same thinking time and at a tenth (a fortieth) of its rollouts, and how
 much of the search the policy alone has learned.
 
     .venv/bin/python -m bench.strength --variant free [--value FILE] [--policy FILE] [--budget 250ms] \\
-        [--rollouts 200] [--only NAME,...] [--pairs N] [--seed 31] [--workers 2] [--dir out/strength] \\
+        [--rollouts 200] [--blend X] [--only NAME,...] [--pairs N] [--seed 31] [--workers 2] [--dir out/strength] \\
         [--json] [--out FILE]
 
 ``--only`` picks among equal_time, equal_time_1s, tenth_rollouts,
-fortieth_rollouts, policy_greedy and policy_planner (default: all).
+fortieth_rollouts, planner_4x, policy_greedy and policy_planner (default:
+all).
 
 The measurements, each a duplicate-pair tournament from the break (the
 first agent's pair score, its 95% interval and pentanomial):
@@ -21,9 +22,15 @@ first agent's pair score, its 95% interval and pentanomial):
   ``rollouts/10`` (``/40``) noisy samples a decision against the plain
   planner at ``rollouts`` (``planner:rollouts=N``: both find all their
   candidates, which ``sims=N`` would cut short at a small count), 400 pairs;
+- ``planner_4x``: the plain planner at four times ``rollouts`` against
+  itself at ``rollouts``, 400 pairs: what more search alone buys, the
+  scale for the others;
 - ``policy_greedy``: ``policy:path=P`` against greedy, 100 pairs;
 - ``policy_planner``: ``policy:path=P`` against
   ``planner:budget=1s:samples=4096``, 100 pairs.
+
+``--blend X`` gives the guided planner ``blend=X`` (the prior's weight in
+its choice, docs/agents.md); its sections are ``VARIANT: NAME, blend X``.
 
 Games go to ``DIR/VARIANT-NAME-SEED.sqlite`` (a rerun resumes them); each
 measurement is its own section of ``bench/results/strength.json``. Wall
@@ -49,6 +56,7 @@ MEASUREMENTS: dict[str, tuple[int, Callable[[str, str, str, int], tuple[str, str
     "equal_time_1s": (100, lambda v, p, b, r: (f"planner:budget=1s:samples=4096:value={v}:prior={p}", "planner:budget=1s:samples=4096")),
     "tenth_rollouts": (400, lambda v, p, b, r: (f"planner:rollouts={max(1, r // 10)}:value={v}:prior={p}", f"planner:rollouts={r}")),
     "fortieth_rollouts": (400, lambda v, p, b, r: (f"planner:rollouts={max(1, r // 40)}:value={v}:prior={p}", f"planner:rollouts={r}")),
+    "planner_4x": (400, lambda v, p, b, r: (f"planner:rollouts={4 * r}", f"planner:rollouts={r}")),
     "policy_greedy": (100, lambda v, p, b, s: (f"policy:path={p}", "greedy")),
     "policy_planner": (100, lambda v, p, b, s: (f"policy:path={p}", "planner:budget=1s:samples=4096")),
 }
@@ -61,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--policy", default="models/{variant}_policy.pt", help="the policy file (prior and policy alone)")
     ap.add_argument("--budget", default="250ms", help="equal_time's thinking time a decision")
     ap.add_argument("--rollouts", type=int, default=200, help="the plain planner's noisy samples a decision in *_rollouts")
+    ap.add_argument("--blend", type=float, default=None,
+                    help="the guided planner's blend (planner:blend=X); its sections are named 'VARIANT: NAME, blend X'")
     ap.add_argument("--only", default=",".join(MEASUREMENTS), help="measurements, comma-separated")
     ap.add_argument("--pairs", type=int, default=None, help="pairs of every measurement (default: its own)")
     ap.add_argument("--seed", type=int, default=31)
@@ -77,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--rollouts must be at least 40 (a fortieth is one sample), got {a.rollouts}")
     if a.pairs is not None and a.pairs < 1:
         ap.error(f"--pairs must be at least 1, got {a.pairs}")
+    if a.blend is not None and not 0 <= a.blend <= 100:
+        ap.error(f"--blend must be a number from 0 to 100, got {a.blend}")
+    tag = "" if a.blend is None else f", blend {a.blend:g}"
     value, policy = (x.replace("{variant}", a.variant) for x in (a.value, a.policy))
     for f in (value, policy):
         if not Path(f).is_file():
@@ -86,15 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         default_pairs, make = MEASUREMENTS[name]
         agents = make(value, policy, a.budget, a.rollouts)
+        if a.blend is not None and ":prior=" in agents[0]:
+            agents = (f"{agents[0]}:blend={a.blend:g}", agents[1])
         pairs = a.pairs or default_pairs
-        got = design(agents, a.variant, pairs, a.seed, a.dir / f"{a.variant}-{name}-{a.seed}.sqlite", workers=a.workers)
+        got = design(agents, a.variant, pairs, a.seed, a.dir / f"{a.variant}-{name}{tag.replace(', blend ', '-blend')}-{a.seed}.sqlite",
+                     workers=a.workers)
         row = {"agents": list(agents), "variant": a.variant, "seed": a.seed, "workers": a.workers}
         row |= {k: got[k] for k in ("pairs", "pentanomial", "score", "score_ci95", "nelo", "game_seconds")}
         out[name] = row
-        write_record("strength", row, argv, out=a.out, section=f"{a.variant}: {name}")
+        write_record("strength", row, argv, out=a.out, section=f"{a.variant}: {name}{tag}")
         if not a.json:
             lo, hi = row["score_ci95"]
-            print(f"{a.variant} {name}: {agents[0]} vs {agents[1]}: {row['pairs']} pairs {row['pentanomial']}, "
+            print(f"{a.variant} {name}{tag}: {agents[0]} vs {agents[1]}: {row['pairs']} pairs {row['pentanomial']}, "
                   f"score {row['score']:.3f} [{lo:.3f}, {hi:.3f}]", flush=True)
     if a.json:
         print(json.dumps(out))

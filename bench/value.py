@@ -40,7 +40,7 @@ computing the prior are counted as the planner's), the calls, and the
 network's share of the hybrid's decision. One thread, after a warm-up
 decision. With ``--prior`` the hybrid also has that policy as its prior
 (``planner:prior=FILE``), and the time of the policy's forward passes
-(``PolicyAgent.shortlist``, one a decision) is reported beside the value
+(``PolicyAgent.ranked``, one a decision) is reported beside the value
 network's.
 """
 
@@ -226,7 +226,7 @@ def measure_cost(model: str, sims: int, limit: int, prior: str | None = None) ->
     net = PlannerAgent(budget=Allowance(budget_s=None, n_sims=sims), noise="pro", value=model, prior=prior)
     spent = {"prior": 0.0}
     if net.prior is not None:
-        shortlist = net.prior.shortlist
+        shortlist = net.prior.ranked
 
         def timed(*a: Any, **kw: Any) -> Any:
             t = time.thread_time()
@@ -235,7 +235,7 @@ def measure_cost(model: str, sims: int, limit: int, prior: str | None = None) ->
             finally:
                 spent["prior"] += time.thread_time() - t
 
-        net.prior.shortlist = timed
+        net.prior.ranked = timed
     views = [GameView.for_position(r["position"]) for r in refs]
     hand.act(views[0])
     net.act(views[0])

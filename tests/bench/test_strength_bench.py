@@ -40,7 +40,7 @@ def test_an_unknown_measurement_is_one_line(capsys: pytest.CaptureFixture[str]) 
         strength.main(["--only", "equal_time,fast"])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err.endswith("unknown measurement fast; known: equal_time, equal_time_1s, tenth_rollouts, fortieth_rollouts, policy_greedy, policy_planner")
+    assert err.endswith("unknown measurement fast; known: equal_time, equal_time_1s, tenth_rollouts, fortieth_rollouts, planner_4x, policy_greedy, policy_planner")
 
 
 def test_too_few_rollouts_for_a_fortieth_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -48,3 +48,15 @@ def test_too_few_rollouts_for_a_fortieth_is_one_line(capsys: pytest.CaptureFixtu
         strength.main(["--rollouts", "39"])
     assert exc.value.code == 2
     assert capsys.readouterr().err.strip().splitlines()[-1].endswith("--rollouts must be at least 40 (a fortieth is one sample), got 39")
+
+
+def test_a_blend_is_the_guided_planners_own_section(tmp_path: Path) -> None:
+    out = tmp_path / "strength.json"
+    rc = strength.main(["--variant", "free", "--only", "tenth_rollouts", "--pairs", "1", "--rollouts", "40", "--blend", "1",
+                        "--workers", "1", "--dir", str(tmp_path), "--out", str(out), "--json"])
+    assert rc == 0
+    results = json.loads(out.read_text())["results"]
+    assert sorted(results) == ["free: tenth_rollouts, blend 1"]
+    assert results["free: tenth_rollouts, blend 1"]["results"]["agents"] == [
+        "planner:rollouts=4:value=models/free_value.pt:prior=models/free_policy.pt:blend=1", "planner:rollouts=40"]
+    assert (tmp_path / "free-tenth_rollouts-blend1-31.sqlite").is_file()

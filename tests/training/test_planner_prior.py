@@ -66,6 +66,32 @@ def test_planner_samples_only_the_shortlist_and_top_one_plays_the_policys_shot(p
     assert one.act(view).to_text() == policy.act(view).to_text()
 
 
+def test_blend_lets_the_prior_decide_where_the_samples_cannot() -> None:
+    from piramida.agents.planner import Arm, rank
+
+    cands = candidates(GameView.for_position(POS), "pro", PLANNER)
+    liked = Arm(cands[0], values=[0.60] * 5, rounds=1, logit=3.0)
+    better = Arm(cands[1], values=[0.62] * 5, rounds=1, logit=0.0)
+    assert rank([liked, better])[0] is better  # no blend: the samples' means
+    # Five samples each: 3 + 55 * 0.60 = 36 against 55 * 0.62 = 34.1.
+    assert rank([liked, better], blend=1.0)[0] is liked
+    # Five hundred: the samples outweigh the logits (333 against 341).
+    liked.values, better.values = [0.60] * 500, [0.62] * 500
+    assert rank([liked, better], blend=1.0)[0] is better
+
+
+def test_a_slight_blend_plays_the_policys_favourite(policy_file: Path) -> None:
+    from piramida.agents.policy import PolicyAgent
+
+    view = GameView.for_position(POS)
+    favourite = PolicyAgent(policy_file).act(view).to_text()
+    # At a tiny weight the samples only break the prior's ties: its
+    # favourite survives every halving and is played.
+    planner = parse_spec(f"planner:sims=1500:prior={policy_file}:top=3:blend=0.00001").build()
+    plans = planner.plan(view, top=3)
+    assert plans[0].shot.to_text() == favourite and plans[0].samples > plans[-1].samples
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
