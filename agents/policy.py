@@ -164,24 +164,18 @@ class PolicyAgent:
         opts = options(view, self.noise, self.search)
         return opts, self.logits(view, opts)
 
-    def shortlist(
-        self, view: GameView, cands: Sequence[Candidate], top: int, rng: np.random.Generator | None = None
-    ) -> list[int]:
-        """Indices into ``cands`` (a shot decision's candidates, made by
-        someone else for a player of the file's skill) of the ``top`` the
-        network likes best, best first: the prior a planner samples
-        (``planner:prior=...``). Only the ``K`` that ``policy_obs.select``
-        keeps can be chosen. With ``rng`` the ``top`` are drawn from the
-        network's distribution without replacement instead (Gumbel-top-k:
-        the logits plus Gumbel noise, best first), so that self-play
-        samples the candidates the network does not favour yet."""
-        return [i for i, _ in self.ranked(view, cands, top, rng)]
-
     def ranked(
         self, view: GameView, cands: Sequence[Candidate], top: int, rng: np.random.Generator | None = None
     ) -> list[tuple[int, float]]:
-        """``shortlist`` with each index's logit (its Gumbel noise added
-        where ``rng`` drew the list)."""
+        """(index into ``cands``, logit) of the ``top`` candidates the
+        network likes best, best first: the prior a planner samples
+        (``planner:prior=...``), ``cands`` being a shot decision's
+        candidates made by someone else for a player of the file's skill.
+        Only the ``K`` that ``policy_obs.select`` keeps can be chosen. With
+        ``rng`` the ``top`` are drawn from the network's distribution
+        without replacement instead (Gumbel-top-k: the logits plus Gumbel
+        noise, best first, and the logits given with their noise), so that
+        self-play samples the candidates the network does not favour yet."""
         self.check_variant(view)
         kept = select(cands, K)
         where = {id(c): i for i, c in enumerate(cands)}

@@ -60,24 +60,23 @@ def _positive_int(text: str, what: str) -> int:
     return value
 
 
-def _weight(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 <= value <= 100:
-        raise AgentSpecError(f"{what} must be a number from 0 to 100, got {brief(text, 30)}")
-    return value
+def _number(ok: Callable[[float], bool], told: str) -> Callable[[str, str], float]:
+    """A parser of a number that ``ok`` accepts; ``told`` says which."""
+
+    def parse(text: str, what: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not ok(value):
+            raise AgentSpecError(f"{what} must be a number {told}, got {brief(text, 30)}")
+        return value
+
+    return parse
 
 
-def _share(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value <= 1:
-        raise AgentSpecError(f"{what} must be a number more than 0 and at most 1, got {brief(text, 30)}")
-    return value
+_weight = _number(lambda x: 0 <= x <= 100, "from 0 to 100")
+_share = _number(lambda x: 0 < x <= 1, "more than 0 and at most 1")
 
 
 def _noise(text: str, what: str) -> str:

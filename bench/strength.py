@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--pairs must be at least 1, got {a.pairs}")
     if a.blend is not None and not 0 <= a.blend <= 100:
         ap.error(f"--blend must be a number from 0 to 100, got {a.blend}")
-    tag = "" if a.blend is None else f", blend {a.blend:g}"
+    # A blend run is its own section and games file, beside the plain one.
+    tag, suffix = ("", "") if a.blend is None else (f", blend {a.blend:g}", f"-blend{a.blend:g}")
     value, policy = (x.replace("{variant}", a.variant) for x in (a.value, a.policy))
     for f in (value, policy):
         if not Path(f).is_file():
@@ -102,8 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.blend is not None and ":prior=" in agents[0]:
             agents = (f"{agents[0]}:blend={a.blend:g}", agents[1])
         pairs = a.pairs or default_pairs
-        got = design(agents, a.variant, pairs, a.seed, a.dir / f"{a.variant}-{name}{tag.replace(', blend ', '-blend')}-{a.seed}.sqlite",
-                     workers=a.workers)
+        got = design(agents, a.variant, pairs, a.seed, a.dir / f"{a.variant}-{name}{suffix}-{a.seed}.sqlite", workers=a.workers)
         row = {"agents": list(agents), "variant": a.variant, "seed": a.seed, "workers": a.workers}
         row |= {k: got[k] for k in ("pairs", "pentanomial", "score", "score_ci95", "nelo", "game_seconds")}
         out[name] = row

@@ -7,7 +7,7 @@ halving gave it: the candidates a policy prior left out and those dropped
 in early rounds got few or none, the last round's survivors the most.
 ``search_row`` turns it into one row: the decision as the policy network
 reads it over the candidates a prior is offered (``policy_obs.select``
-of the planner's candidates, the features ``PolicyAgent.shortlist``
+of the planner's candidates, the features ``PolicyAgent.ranked``
 computes), each candidate's sample count (``visits``), mean sample value
 (NaN without samples) and the slot of the shot played.
 

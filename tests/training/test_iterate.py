@@ -219,11 +219,11 @@ def test_an_exploring_prior_draws_its_shortlist_from_its_distribution(reference:
     n = 4000
     firsts = np.zeros(len(kept))
     for _ in range(n):
-        pick = prior.shortlist(view, cands, 3, rng)
+        pick = [i for i, _ in prior.ranked(view, cands, 3, rng)]
         assert len(set(pick)) == 3
         firsts[slot[pick[0]]] += 1
     assert np.all(np.abs(firsts / n - p) <= 4 * np.sqrt(p * (1 - p) / n) + 1e-9)
-    assert prior.shortlist(view, cands, 1)[0] == where[id(kept[int(np.argmax(logits))])]
+    assert prior.ranked(view, cands, 1)[0][0] == where[id(kept[int(np.argmax(logits))])]
     # The planner's exploring draw is seeded by the decision: the same twice.
     spec = {"budget_s": None, "n_sims": 40, "seed": 2, "prior": str(out / "gen_001" / "policy.pt"), "prior_top": 2}
     shots = [str(PlannerAgent.of(**spec, explore=True).act(view)) for _ in range(2)]

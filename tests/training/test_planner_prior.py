@@ -34,7 +34,7 @@ def policy_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_shortlist_is_the_policys_own_ranking_of_the_candidates(policy_file: Path) -> None:
+def test_ranked_is_the_policys_own_ranking_of_the_candidates_with_its_logits(policy_file: Path) -> None:
     from piramida.agents.policy import PolicyAgent
 
     view = GameView.for_position(POS)
@@ -43,9 +43,13 @@ def test_shortlist_is_the_policys_own_ranking_of_the_candidates(policy_file: Pat
     assert len(opts) > 4
     by_policy = [opts[i].action.to_text() for i in sorted(range(len(opts)), key=lambda i: (-float(logits[i]), i))]
     cands = candidates(view, "pro", PLANNER)
-    picked = agent.shortlist(view, cands, 4)
+    got = agent.ranked(view, cands, 4)
+    picked = [i for i, _ in got]
     assert len(picked) == 4 == len(set(picked))
     assert [cands[i].shot.to_text() for i in picked] == by_policy[:4]
+    # Each comes with the network's own logit for that option.
+    logit_of = {o.action.to_text(): float(x) for o, x in zip(opts, logits, strict=False)}
+    assert [x for _, x in got] == pytest.approx([logit_of[cands[i].shot.to_text()] for i in picked], abs=1e-6)
 
 
 def test_planner_samples_only_the_shortlist_and_top_one_plays_the_policys_shot(policy_file: Path) -> None:
@@ -54,7 +58,7 @@ def test_planner_samples_only_the_shortlist_and_top_one_plays_the_policys_shot(p
     view = GameView.for_position(POS)
     policy = PolicyAgent(policy_file)
     cands = candidates(view, "pro", PLANNER)
-    short = {cands[i].shot.to_text() for i in policy.shortlist(view, cands, 3)}
+    short = {cands[i].shot.to_text() for i, _ in policy.ranked(view, cands, 3)}
     # Enough strokes that the candidate search is not cut short: the planner
     # sees the same candidates as the policy.
     planner = parse_spec(f"planner:sims=1500:prior={policy_file}:top=3").build()
