@@ -4,7 +4,7 @@ same thinking time and at a tenth (a fortieth) of its rollouts, and how
 much of the search the policy alone has learned.
 
     .venv/bin/python -m bench.strength --variant free [--value FILE] [--policy FILE] [--budget 250ms] \\
-        [--rollouts 200] [--blend X] [--only NAME,...] [--pairs N] [--seed 31] [--workers 2] [--dir out/strength] \\
+        [--rollouts 200] [--blend X] [--top N] [--only NAME,...] [--pairs N] [--seed 31] [--workers 2] [--dir out/strength] \\
         [--json] [--out FILE]
 
 ``--only`` picks among equal_time, equal_time_1s, tenth_rollouts,
@@ -30,7 +30,10 @@ first agent's pair score, its 95% interval and pentanomial):
   ``planner:budget=1s:samples=4096``, 100 pairs.
 
 ``--blend X`` gives the guided planner ``blend=X`` (the prior's weight in
-its choice, docs/agents.md); its sections are ``VARIANT: NAME, blend X``.
+its choice, docs/agents.md) and ``--top N`` ``top=N`` (how many candidates
+its prior lets through); such a run's sections are ``VARIANT: NAME, blend
+X`` (``, top N``) and its games files ``VARIANT-NAME-blendX-SEED.sqlite``
+(``-topN``).
 
 Games go to ``DIR/VARIANT-NAME-SEED.sqlite`` (a rerun resumes them); each
 measurement is its own section of ``bench/results/strength.json``. Wall
@@ -71,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rollouts", type=int, default=200, help="the plain planner's noisy samples a decision in *_rollouts")
     ap.add_argument("--blend", type=float, default=None,
                     help="the guided planner's blend (planner:blend=X); its sections are named 'VARIANT: NAME, blend X'")
+    ap.add_argument("--top", type=int, default=None,
+                    help="how many candidates the guided planner's prior lets through (planner:top=N); "
+                         "its sections are named 'VARIANT: NAME, top N'")
     ap.add_argument("--only", default=",".join(MEASUREMENTS), help="measurements, comma-separated")
     ap.add_argument("--pairs", type=int, default=None, help="pairs of every measurement (default: its own)")
     ap.add_argument("--seed", type=int, default=31)
@@ -89,8 +95,13 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--pairs must be at least 1, got {a.pairs}")
     if a.blend is not None and not 0 <= a.blend <= 100:
         ap.error(f"--blend must be a number from 0 to 100, got {a.blend}")
-    # A blend run is its own section and games file, beside the plain one.
-    tag, suffix = ("", "") if a.blend is None else (f", blend {a.blend:g}", f"-blend{a.blend:g}")
+    if a.top is not None and a.top < 1:
+        ap.error(f"--top must be at least 1, got {a.top}")
+    # A run with the guided planner's keys set is its own section and games
+    # file, beside the plain one.
+    keys = [(k, v) for k, v in (("blend", None if a.blend is None else f"{a.blend:g}"),
+                                ("top", None if a.top is None else str(a.top))) if v is not None]
+    tag, suffix = "".join(f", {k} {v}" for k, v in keys), "".join(f"-{k}{v}" for k, v in keys)
     value, policy = (x.replace("{variant}", a.variant) for x in (a.value, a.policy))
     for f in (value, policy):
         if not Path(f).is_file():
@@ -100,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         default_pairs, make = MEASUREMENTS[name]
         agents = make(value, policy, a.budget, a.rollouts)
-        if a.blend is not None and ":prior=" in agents[0]:
-            agents = (f"{agents[0]}:blend={a.blend:g}", agents[1])
+        if ":prior=" in agents[0]:
+            agents = (agents[0] + "".join(f":{k}={v}" for k, v in keys), agents[1])
         pairs = a.pairs or default_pairs
         got = design(agents, a.variant, pairs, a.seed, a.dir / f"{a.variant}-{name}{suffix}-{a.seed}.sqlite", workers=a.workers)
         row = {"agents": list(agents), "variant": a.variant, "seed": a.seed, "workers": a.workers}

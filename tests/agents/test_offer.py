@@ -24,7 +24,8 @@ def described(cands: Sequence[Candidate]) -> list[tuple[str, str, str, bytes]]:
     return [(c.shot.to_text(), c.kind, c.spin, np.asarray(c.features).tobytes()) for c in cands]
 
 
-@pytest.mark.parametrize("positions", ["reference", "played"])
+# The played set covers the same code on more decisions: make test-slow.
+@pytest.mark.parametrize("positions", ["reference", pytest.param("played", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("offer", [OFFER, Offer(12, 3)], ids=["policy", "tight"])
 def test_an_offer_gives_what_select_keeps_of_the_whole_search(positions: str, offer: Offer) -> None:
     cut = 0

@@ -50,13 +50,20 @@ def test_too_few_rollouts_for_a_fortieth_is_one_line(capsys: pytest.CaptureFixtu
     assert capsys.readouterr().err.strip().splitlines()[-1].endswith("--rollouts must be at least 40 (a fortieth is one sample), got 39")
 
 
-def test_a_blend_is_the_guided_planners_own_section(tmp_path: Path) -> None:
+def test_the_guided_planners_keys_make_their_own_section(tmp_path: Path) -> None:
     out = tmp_path / "strength.json"
     rc = strength.main(["--variant", "free", "--only", "tenth_rollouts", "--pairs", "1", "--rollouts", "40", "--blend", "1",
-                        "--workers", "1", "--dir", str(tmp_path), "--out", str(out), "--json"])
+                        "--top", "2", "--workers", "1", "--dir", str(tmp_path), "--out", str(out), "--json"])
     assert rc == 0
     results = json.loads(out.read_text())["results"]
-    assert sorted(results) == ["free: tenth_rollouts, blend 1"]
-    assert results["free: tenth_rollouts, blend 1"]["results"]["agents"] == [
-        "planner:rollouts=4:value=models/free_value.pt:prior=models/free_policy.pt:blend=1", "planner:rollouts=40"]
-    assert (tmp_path / "free-tenth_rollouts-blend1-31.sqlite").is_file()
+    assert sorted(results) == ["free: tenth_rollouts, blend 1, top 2"]
+    assert results["free: tenth_rollouts, blend 1, top 2"]["results"]["agents"] == [
+        "planner:rollouts=4:value=models/free_value.pt:prior=models/free_policy.pt:blend=1:top=2", "planner:rollouts=40"]
+    assert (tmp_path / "free-tenth_rollouts-blend1-top2-31.sqlite").is_file()
+
+
+def test_a_top_below_one_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        strength.main(["--top", "0"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith("--top must be at least 1, got 0")
