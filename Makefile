@@ -7,6 +7,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 OUT ?= out
+# The suite runs in this many processes (pytest-xdist): every test keeps its
+# files under its own tmp path and starts its own Ray, so they run side by side.
+TEST_PROCS ?= 2
 
 .PHONY: run test test-slow test-fuzz lint typecheck bench bench-deps venv clean
 
@@ -28,14 +31,14 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	$(MAKE) --no-print-directory typecheck
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_PROCS)
 
 test-slow: $(STAMP)
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -n $(TEST_PROCS) -m slow
 
 # Hypothesis with a new random draw each run, 200 examples a property.
 test-fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n $(TEST_PROCS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
