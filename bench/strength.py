@@ -31,9 +31,9 @@ first agent's pair score, its 95% interval and pentanomial):
 
 ``--blend X`` gives the guided planner ``blend=X`` (the prior's weight in
 its choice, docs/agents.md) and ``--top N`` ``top=N`` (how many candidates
-its prior lets through); such a run's sections are ``VARIANT: NAME, blend
-X`` (``, top N``) and its games files ``VARIANT-NAME-blendX-SEED.sqlite``
-(``-topN``).
+its prior lets through); the measurements with a guided planner are then
+sections ``VARIANT: NAME, blend X`` (``, top N``) with games files
+``VARIANT-NAME-blendX-SEED.sqlite`` (``-topN``), the others as without them.
 
 Games go to ``DIR/VARIANT-NAME-SEED.sqlite`` (a rerun resumes them); each
 measurement is its own section of ``bench/results/strength.json``. Wall
@@ -97,11 +97,13 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--blend must be a number from 0 to 100, got {a.blend}")
     if a.top is not None and a.top < 1:
         ap.error(f"--top must be at least 1, got {a.top}")
-    # A run with the guided planner's keys set is its own section and games
-    # file, beside the plain one.
-    keys = [(k, v) for k, v in (("blend", None if a.blend is None else f"{a.blend:g}"),
-                                ("top", None if a.top is None else str(a.top))) if v is not None]
-    tag, suffix = "".join(f", {k} {v}" for k, v in keys), "".join(f"-{k}{v}" for k, v in keys)
+    # The guided planner's keys: a measurement that has a guided planner and
+    # is run with them is a section and games file of its own, beside the plain one.
+    keys: list[tuple[str, str]] = []
+    if a.blend is not None:
+        keys.append(("blend", f"{a.blend:g}"))
+    if a.top is not None:
+        keys.append(("top", str(a.top)))
     value, policy = (x.replace("{variant}", a.variant) for x in (a.value, a.policy))
     for f in (value, policy):
         if not Path(f).is_file():
@@ -111,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         default_pairs, make = MEASUREMENTS[name]
         agents = make(value, policy, a.budget, a.rollouts)
-        if ":prior=" in agents[0]:
+        tag = suffix = ""
+        if keys and ":prior=" in agents[0]:
             agents = (agents[0] + "".join(f":{k}={v}" for k, v in keys), agents[1])
+            tag, suffix = "".join(f", {k} {v}" for k, v in keys), "".join(f"-{k}{v}" for k, v in keys)
         pairs = a.pairs or default_pairs
         got = design(agents, a.variant, pairs, a.seed, a.dir / f"{a.variant}-{name}{suffix}-{a.seed}.sqlite", workers=a.workers)
         row = {"agents": list(agents), "variant": a.variant, "seed": a.seed, "workers": a.workers}

@@ -52,11 +52,14 @@ def test_too_few_rollouts_for_a_fortieth_is_one_line(capsys: pytest.CaptureFixtu
 
 def test_the_guided_planners_keys_make_their_own_section(tmp_path: Path) -> None:
     out = tmp_path / "strength.json"
-    rc = strength.main(["--variant", "free", "--only", "tenth_rollouts", "--pairs", "1", "--rollouts", "40", "--blend", "1",
-                        "--top", "2", "--workers", "1", "--dir", str(tmp_path), "--out", str(out), "--json"])
+    rc = strength.main(["--variant", "free", "--only", "tenth_rollouts,policy_greedy", "--pairs", "1", "--rollouts", "40",
+                        "--blend", "1", "--top", "2", "--workers", "1", "--dir", str(tmp_path), "--out", str(out), "--json"])
     assert rc == 0
     results = json.loads(out.read_text())["results"]
-    assert sorted(results) == ["free: tenth_rollouts, blend 1, top 2"]
+    # The policy alone has no planner to give the keys to: its section is the plain one.
+    assert sorted(results) == ["free: policy_greedy", "free: tenth_rollouts, blend 1, top 2"]
+    assert results["free: policy_greedy"]["results"]["agents"] == ["policy:path=models/free_policy.pt", "greedy"]
+    assert (tmp_path / "free-policy_greedy-31.sqlite").is_file()
     assert results["free: tenth_rollouts, blend 1, top 2"]["results"]["agents"] == [
         "planner:rollouts=4:value=models/free_value.pt:prior=models/free_policy.pt:blend=1:top=2", "planner:rollouts=40"]
     assert (tmp_path / "free-tenth_rollouts-blend1-top2-31.sqlite").is_file()
